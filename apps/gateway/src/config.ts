@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { commonConfig, env } from '@rm/runtime';
+
+export const gatewayConfig = commonConfig.extend({
+  PORT: env.port(3000),
+  HOST: env.string('0.0.0.0'),
+  MAX_REPORTS_PER_DAY: env.positiveInt(5),
+  /** How long a moderation request waits for the moderation worker's answer. */
+  DECISION_TIMEOUT_MS: env.positiveInt(10_000),
+  /** How long a looked-up API key is trusted before it is read again (a revocation takes at most this long). */
+  KEY_CACHE_TTL_MS: env.positiveInt(10_000),
+});
+export type GatewayConfig = z.infer<typeof gatewayConfig>;

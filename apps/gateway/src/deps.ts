@@ -1,0 +1,20 @@
+import type { Queue, QueueEvents } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
+import type { UserDirectory } from '@rm/platforms';
+import type { ReportGuard } from '@rm/report-guard';
+import type { Store } from '@rm/storage';
+import type { GatewayConfig } from './config.js';
+
+/** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
+export interface GatewayDeps {
+  config: Pick<GatewayConfig, 'MAX_REPORTS_PER_DAY' | 'DECISION_TIMEOUT_MS' | 'KEY_CACHE_TTL_MS'>;
+  logger: Logger;
+  store: Store;
+  redis: Redis;
+  guard: ReportGuard;
+  directory: UserDirectory;
+  intakeQueue: Queue;
+  decisionsQueue: Queue;
+  decisionEvents: QueueEvents;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, type Permission } from '@rm/contracts';
+import { parseAuthorization, secretMatches } from '@rm/runtime';
+import type { ApiKeyRecord } from '@rm/storage';
+import type { ReportGuard } from '@rm/report-guard';
+import { ApiKeyCache } from './api-key-cache.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a key needs for this route. */
+    permission?: Permission;
+    /** The route's use case counts the rate limit itself, inside its one Redis round trip. */
+    ratedByUseCase?: boolean;
+  }
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord;
+  }
+}
+
+export function keyHasPermission(key: ApiKeyRecord, permission: Permission): boolean {
+  return key.admin || key.permissions.includes(permission);
+}
+
+export async function authenticate(cache: ApiKeyCache, header: string | undefined): Promise<ApiKeyRecord> {
+  const credentials = parseAuthorization(header);
+  if (!credentials) throw new AppError('UNAUTHORIZED', 'Missing or malformed Authorization header: expected <API_KEY>:<API_SECRET>');
+  const key = await cache.get(credentials.key);
+  if (!key || key.revokedAt !== null || !secretMatches(credentials.secret, key.secretHash)) {
+    throw new AppError('UNAUTHORIZED', 'Invalid API key or secret');
+  }
+  return key;
+}
+
+/** Authenticates every request of the routes it is registered with, then checks permission and rate. */
+export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: ReportGuard): void {
+  app.decorateRequest('apiKey', null as unknown as ApiKeyRecord);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const key = await authenticate(cache, request.headers.authorization);
+    const { permission, ratedByUseCase } = request.routeOptions.config;
+    if (permission && !keyHasPermission(key, permission)) {
+      throw new AppError('FORBIDDEN', `This API key lacks the ${permission} permission`);
+    }
+    if (!ratedByUseCase && !(await guard.withinRate(key.key, key.rateLimit ?? 0))) {
+      throw new AppError('RATE_LIMITED', `Rate limit of ${key.rateLimit} requests per minute exceeded for this API key`);
+    }
+    request.apiKey = key;
+  });
+}

@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type ErrorResponse, type FieldError } from '@rm/contracts';
+import { randomUUID } from 'node:crypto';
+
+/** `/answers/0/answer` → `answers.0.answer`; the root is named after where it came from. */
+function fieldOf(instancePath: string, context: string | undefined, key?: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (key !== undefined) parts.push(key);
+  if (parts.length > 0) return parts.join('.');
+  return context === 'querystring' ? 'query' : (context ?? 'body');
+}
+
+function validationErrors(error: FastifyError & { validation: { instancePath: string; message?: string; params?: Record<string, unknown> }[] }): FieldError[] {
+  const context = (error as { validationContext?: string }).validationContext;
+  return error.validation.flatMap((v) => {
+    const keys = v.params?.['keys'];
+    if (Array.isArray(keys) && keys.length > 0) {
+      return keys.map((k) => ({ field: fieldOf(v.instancePath, context, String(k)), message: 'unknown property' }));
+    }
+    return [{ field: fieldOf(v.instancePath, context), message: v.message ?? 'invalid value' }];
+  });
+}
+
+const send = (status: number, body: ErrorResponse) => ({ status, body });
+
+/** Maps anything thrown in a request to a declared status and the section 7 shape. */
+export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: string) => void): { status: number; body: ErrorResponse } {
+  if (error instanceof AppError) {
+    const body: ErrorResponse = { success: false, message: error.message };
+    if (error.errors) body.errors = error.errors;
+    if (error.status === 500) onInternal(error, 'app');
+    return send(error.status, body);
+  }
+  const fe = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(fe)) {
+    return send(400, { success: false, message: 'Validation failed', errors: validationErrors(fe as never) });
+  }
+  if (fe?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (fe instanceof SyntaxError && fe.statusCode === 400)) {
+    return send(400, { success: false, message: 'Malformed JSON body', errors: [{ field: 'body', message: 'body is not valid JSON' }] });
+  }
+  if (fe?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return send(400, { success: false, message: 'Request body too large', errors: [{ field: 'body', message: 'body exceeds the size limit' }] });
+  }
+  if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return send(400, { success: false, message: 'Request body must be JSON', errors: [{ field: 'body', message: 'send a JSON body with Content-Type: application/json' }] });
+  }
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    // A caller mistake Fastify caught before us (bad header, bad URL...): still a declared status.
+    return send(status === 404 ? 404 : 400, { success: false, message: fe.message || 'Bad request' });
+  }
+  const ref = randomUUID();
+  onInternal(error, ref);
+  return send(500, { success: false, message: `Internal error (reference ${ref})` });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toErrorResponse(error, (err, ref) => request.log.error({ err, ref }, 'request failed'));
+    void reply.status(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ success: false, message: `No route ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,54 @@
+import { Queue, QueueEvents } from 'bullmq';
+import { QUEUES } from '@rm/contracts';
+import { embeddedDirectory } from '@rm/platforms';
+import { ReportGuard } from '@rm/report-guard';
+import { createLogger, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createStore } from '@rm/storage';
+import { buildApp } from './app.js';
+import { gatewayConfig } from './config.js';
+
+let logger: Logger | undefined;
+
+runMain('gateway', async () => {
+  const config = loadConfig(gatewayConfig);
+  logger = createLogger('gateway', config.LOG_LEVEL);
+  const store = await createStore(config);
+  // Request-path connection: fails fast while Redis is away so callers get a 500, not a hang.
+  const redis = createRedis(config.REDIS_URL, { failFast: true });
+  const blocking = createRedis(config.REDIS_URL);
+  await waitForRedis(redis);
+  const queueOptions = { connection: redis, prefix: config.QUEUE_PREFIX };
+  const intakeQueue = new Queue(QUEUES.intake.name, {
+    ...queueOptions,
+    defaultJobOptions: { attempts: QUEUES.intake.attempts, backoff: QUEUES.intake.backoff, removeOnComplete: 1000, removeOnFail: false },
+  });
+  const decisionsQueue = new Queue(QUEUES.decisions.name, {
+    ...queueOptions,
+    defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
+  });
+  const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: config.QUEUE_PREFIX });
+  await decisionEvents.waitUntilReady();
+
+  const app = await buildApp({
+    config,
+    logger,
+    store,
+    redis,
+    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
+    directory: embeddedDirectory(store),
+    intakeQueue,
+    decisionsQueue,
+    decisionEvents,
+  });
+  onShutdown(logger, [
+    () => app.close(),
+    () => decisionEvents.close(),
+    () => intakeQueue.close(),
+    () => decisionsQueue.close(),
+    () => redis.quit(),
+    () => blocking.quit(),
+    () => store.close(),
+  ]);
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ address }, 'gateway listening');
+}, () => logger);

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApproveBody,
+  ApproveResponse,
+  ClaimBody,
+  ClaimResponse,
+  DismissBody,
+  DismissResponse,
+  ErrorResponse,
+  ReportIdParams,
+  UnclaimBody,
+  UndoBody,
+  UndoResponse,
+} from '@rm/contracts';
+import { uuidv7 } from '@rm/runtime';
+import type { GatewayDeps } from '../deps.js';
+import { requestDecision } from '../use-cases/request-decision.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 500: ErrorResponse };
+const config = { permission: 'reports.handle_reports' } as const;
+
+/** Claim, unclaim, approve, dismiss, undo: each becomes one job on the decisions queue. */
+export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/reports/:id/claim',
+      { config, schema: { params: ReportIdParams, body: ClaimBody, response: { 200: ClaimResponse, ...errors } } },
+      async (req) =>
+        requestDecision(deps, { action: 'claim', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
+    );
+    app.post(
+      '/reports/:id/unclaim',
+      { config, schema: { params: ReportIdParams, body: UnclaimBody, response: { 200: ClaimResponse, ...errors } } },
+      async (req) =>
+        requestDecision(deps, {
+          action: 'unclaim',
+          decisionId: uuidv7(),
+          reportId: req.params.id,
+          moderatorId: req.body.moderator.id,
+          bypassClaimCheck: req.body.bypassClaimCheck ?? false,
+          requestId: req.id,
+        }),
+    );
+    app.post(
+      '/reports/:id/approve',
+      { config, schema: { params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
+      async (req) =>
+        requestDecision(deps, { action: 'approve', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
+    );
+    app.post(
+      '/reports/:id/dismiss',
+      { config, schema: { params: ReportIdParams, body: DismissBody, response: { 200: DismissResponse, ...errors } } },
+      async (req) =>
+        requestDecision(deps, {
+          action: 'dismiss',
+          decisionId: uuidv7(),
+          reportId: req.params.id,
+          moderatorId: req.body.moderator.id,
+          dm: req.body.dm ?? false,
+          ...(req.body.reason !== undefined && { reason: req.body.reason }),
+          requestId: req.id,
+        }),
+    );
+    app.post(
+      '/reports/:id/undo',
+      { config, schema: { params: ReportIdParams, body: UndoBody, response: { 200: UndoResponse, ...errors } } },
+      async (req) =>
+        requestDecision(deps, { action: 'undo', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
+    );
+  };
+}

@@ -1,0 +1,32 @@
+import { AppError, type CheckBody, type CheckResponse } from '@rm/contracts';
+import type { ApiKeyRecord } from '@rm/storage';
+import type { GatewayDeps } from '../deps.js';
+import { findReportedUser } from './find-user.js';
+import { refusalMessage } from './refusals.js';
+
+type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'config'>;
+
+/** Whether the reporter may report the user now: daily maximum, ban, and an earlier report. */
+export async function checkReport(deps: Deps, key: ApiKeyRecord, body: CheckBody): Promise<CheckResponse> {
+  const user = await findReportedUser(deps.directory, body.userId);
+  const numericId = Number(user.id);
+  if (!Number.isSafeInteger(numericId)) {
+    throw new AppError('INTERNAL', `The user directory gave a non-numeric id for user ${body.userId}`);
+  }
+  const request = {
+    keyId: key.key,
+    rateLimit: key.rateLimit ?? 0,
+    reporterId: body.reporterId,
+    userId: body.userId,
+    maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
+  };
+  const probe = await deps.guard.probe(request);
+  if (!probe.ok && probe.refusal === 'rate') throw new AppError('RATE_LIMITED', refusalMessage('rate', request));
+  return {
+    success: true,
+    canReport: probe.ok,
+    user: { id: numericId, name: user.name, displayName: user.displayName },
+    reporterId: body.reporterId,
+    reason: probe.ok ? 'User can be reported' : refusalMessage(probe.refusal, request),
+  };
+}

@@ -1,0 +1,31 @@
+import { AppError, DecisionResult, QUEUES, jobIdFor, type DecisionDataByAction, type DecisionJob } from '@rm/contracts';
+import type { GatewayDeps } from '../deps.js';
+
+type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
+
+/**
+ * Hands a moderator's decision to the moderation worker and waits for its answer. If the wait
+ * times out the job stays queued and is still applied exactly once; the caller gets a 500 saying so.
+ */
+export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J): Promise<{ success: true; data: DecisionDataByAction[J['action']] }> {
+  let queued;
+  try {
+    queued = await deps.decisionsQueue.add(QUEUES.decisions.name, job, { jobId: jobIdFor.decisions(job.decisionId) });
+  } catch (err) {
+    throw new AppError('UNAVAILABLE', `The decision could not be queued, nothing was changed; try again (${(err as Error).message})`);
+  }
+  let raw: unknown;
+  try {
+    raw = await queued.waitUntilFinished(deps.decisionEvents, deps.config.DECISION_TIMEOUT_MS);
+  } catch (err) {
+    const message = (err as Error).message ?? '';
+    if (message.includes('timed out')) {
+      throw new AppError('TIMEOUT', `The moderation worker did not answer within ${deps.config.DECISION_TIMEOUT_MS} ms; the decision stays queued and will be applied once`);
+    }
+    throw new AppError('INTERNAL', 'The moderation worker failed to apply the decision');
+  }
+  const result = DecisionResult.parse(raw);
+  if (!result.ok) throw new AppError(result.error.code, result.error.message);
+  if (result.action !== job.action) throw new AppError('INTERNAL', `The moderation worker answered a ${result.action} for a ${job.action}`);
+  return { success: true, data: result.data as DecisionDataByAction[J['action']] };
+}

@@ -1,0 +1,30 @@
+import { embeddedDirectory } from '@rm/platforms';
+import { ReportGuard } from '@rm/report-guard';
+import { createConsumer, createLogger, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createStore } from '@rm/storage';
+import { intakeConfig } from './config.js';
+import { storeReport } from './store-report.js';
+
+let logger: Logger | undefined;
+
+runMain('intake-worker', async () => {
+  const config = loadConfig(intakeConfig);
+  const log = (logger = createLogger('intake-worker', config.LOG_LEVEL));
+  const store = await createStore(config);
+  const redis = createRedis(config.REDIS_URL);
+  await waitForRedis(redis);
+  const deps = { store, directory: embeddedDirectory(store), guard: new ReportGuard(redis, config.QUEUE_PREFIX) };
+
+  const worker = createConsumer(
+    'intake',
+    async (job) => {
+      const saved = await storeReport(deps, job);
+      log.info({ reportId: saved.reportId, caseId: saved.caseId, created: saved.created, requestId: job.requestId }, 'report stored');
+      return saved;
+    },
+    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.INTAKE_CONCURRENCY, logger: log },
+  );
+  onShutdown(log, [() => worker.close(), () => redis.quit(), () => store.close()]);
+  void worker.run();
+  log.info({ concurrency: config.INTAKE_CONCURRENCY }, 'intake worker running');
+}, () => logger);

@@ -1,0 +1,35 @@
+import type { IntakeJob } from '@rm/contracts';
+import type { DirectoryUser, UserDirectory } from '@rm/platforms';
+import type { ReportGuard } from '@rm/report-guard';
+import type { SavedReport, Store } from '@rm/storage';
+
+export interface IntakeDeps {
+  store: Store;
+  directory: UserDirectory;
+  guard: ReportGuard;
+}
+
+/**
+ * Persists one accepted report into its user's open case (or a new one). Idempotent on the report
+ * id, so a redelivered job changes nothing. A storage error throws, and the job is retried.
+ */
+export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport> {
+  // The report was accepted: a directory that has since lost the user must not lose the report.
+  const user: DirectoryUser = (await deps.directory.getUser(job.userId)) ?? { id: job.userId, name: job.userId, displayName: job.userId, avatar: null };
+  const [saved] = await deps.store.saveReports([
+    {
+      id: job.reportId,
+      userId: job.userId,
+      reporterId: job.reporter.id,
+      reporterPlatform: job.reporter.platform,
+      reportType: job.reportType ?? null,
+      answers: job.answers,
+      evidence: job.evidence,
+      receivedAt: job.receivedAt,
+      user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
+    },
+  ]);
+  // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
+  await deps.guard.noteOpenCase(job.userId, [job.reporter.id]);
+  return saved!;
+}

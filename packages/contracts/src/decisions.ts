@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ApproveData, ClaimData, DismissData, UndoData } from './http.js';
+import { ERROR_CODES } from './errors.js';
+
+export const DECISION_ACTIONS = ['claim', 'unclaim', 'approve', 'dismiss', 'undo'] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+
+/** Payload of a job on the decisions queue: one moderator's command about one report's case. */
+export const DecisionJob = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('claim'), decisionId: z.string(), reportId: z.string(), moderatorId: z.string(), requestId: z.string().optional() }),
+  z.object({
+    action: z.literal('unclaim'),
+    decisionId: z.string(),
+    reportId: z.string(),
+    moderatorId: z.string(),
+    bypassClaimCheck: z.boolean(),
+    requestId: z.string().optional(),
+  }),
+  z.object({ action: z.literal('approve'), decisionId: z.string(), reportId: z.string(), moderatorId: z.string(), requestId: z.string().optional() }),
+  z.object({
+    action: z.literal('dismiss'),
+    decisionId: z.string(),
+    reportId: z.string(),
+    moderatorId: z.string(),
+    dm: z.boolean(),
+    reason: z.string().optional(),
+    requestId: z.string().optional(),
+  }),
+  z.object({ action: z.literal('undo'), decisionId: z.string(), reportId: z.string(), moderatorId: z.string(), requestId: z.string().optional() }),
+]);
+export type DecisionJob = z.infer<typeof DecisionJob>;
+
+/**
+ * What the moderation worker hands back to the waiting gateway. A refusal (wrong state, claimed by
+ * someone else) is a result, not a job failure: it must not be retried.
+ */
+export const DecisionResult = z.union([
+  z.object({ ok: z.literal(true), action: z.enum(['claim', 'unclaim']), data: ClaimData }),
+  z.object({ ok: z.literal(true), action: z.literal('approve'), data: ApproveData }),
+  z.object({ ok: z.literal(true), action: z.literal('dismiss'), data: DismissData }),
+  z.object({ ok: z.literal(true), action: z.literal('undo'), data: UndoData }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) }),
+]);
+export type DecisionResult = z.infer<typeof DecisionResult>;
+
+/** The `data` each action answers with (spec 4.4-4.8). */
+export interface DecisionDataByAction {
+  claim: z.infer<typeof ClaimData>;
+  unclaim: z.infer<typeof ClaimData>;
+  approve: z.infer<typeof ApproveData>;
+  dismiss: z.infer<typeof DismissData>;
+  undo: z.infer<typeof UndoData>;
+}

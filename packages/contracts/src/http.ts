@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+
+const id = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .min(1, `${what} must not be empty`)
+    .max(LIMITS.idLength, `${what} must be at most ${LIMITS.idLength} characters`);
+
+export const REPORT_TYPES = ['api', 'website', 'bot'] as const;
+export const PLATFORMS = ['gameplatform', 'chatplatform'] as const;
+export const EVIDENCE_TYPES = ['url', 's3Upload'] as const;
+
+export const Answer = z.strictObject({
+  questionId: id('questionId'),
+  answer: z
+    .string()
+    .min(LIMITS.answerText.min, `answer must be ${LIMITS.answerText.min} to ${LIMITS.answerText.max} characters`)
+    .max(LIMITS.answerText.max, `answer must be ${LIMITS.answerText.min} to ${LIMITS.answerText.max} characters`),
+});
+
+export const Evidence = z.strictObject({
+  url: z.string().max(LIMITS.urlLength, `url must be at most ${LIMITS.urlLength} characters`),
+  type: z.enum(EVIDENCE_TYPES),
+  createEvidence: z.boolean().optional(),
+});
+
+export const Reporter = z.strictObject({
+  id: id('reporter.id'),
+  platform: z.enum(PLATFORMS),
+});
+
+/** 2.1: body of POST /v1/reports/new. */
+export const SubmitReportBody = z.strictObject({
+  userId: id('userId'),
+  answers: z
+    .array(Answer)
+    .min(LIMITS.answers.min, `answers must have ${LIMITS.answers.min} to ${LIMITS.answers.max} items`)
+    .max(LIMITS.answers.max, `answers must have ${LIMITS.answers.min} to ${LIMITS.answers.max} items`),
+  evidence: z
+    .array(Evidence)
+    .min(LIMITS.evidence.min, `evidence must have ${LIMITS.evidence.min} to ${LIMITS.evidence.max} items`)
+    .max(LIMITS.evidence.max, `evidence must have ${LIMITS.evidence.min} to ${LIMITS.evidence.max} items`),
+  reporter: Reporter,
+  reportType: z.enum(REPORT_TYPES).optional(),
+});
+export type SubmitReportBody = z.infer<typeof SubmitReportBody>;
+
+const UUID_PATTERN =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000)$/i;
+
+/** 2.2: 200 answer of submit. */
+export const SubmitReportResponse = z.strictObject({
+  success: z.literal(true),
+  id: z.string().regex(UUID_PATTERN),
+  message: z.string().optional(),
+  appended: z.literal(true).optional(),
+});
+export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
+
+/** 4.2: body of POST /v1/reports/check. */
+export const CheckBody = z.strictObject({
+  userId: id('userId'),
+  reporterId: id('reporterId'),
+});
+export type CheckBody = z.infer<typeof CheckBody>;
+
+export const UserSummary = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  displayName: z.string(),
+});
+
+export const CheckResponse = z.strictObject({
+  success: z.boolean(),
+  canReport: z.boolean(),
+  user: UserSummary,
+  reporterId: z.string(),
+  reason: z.string(),
+});
+export type CheckResponse = z.infer<typeof CheckResponse>;
+
+/** 4.3: path and query of GET /v1/reports/{id}. */
+export const UserIdParams = z.strictObject({ id: id('id') });
+export const ReportIdParams = z.strictObject({ id: id('id') });
+
+const positiveIntFromQuery = (what: string, max?: number) => {
+  let n = z.coerce
+    .number({ error: `${what} must be an integer` })
+    .int(`${what} must be an integer`)
+    .min(1, `${what} must be at least 1`);
+  if (max !== undefined) n = n.max(max, `${what} must be at most ${max}`);
+  return z.preprocess((v) => (v === '' ? Number.NaN : v), n);
+};
+
+export const ListQuery = z.strictObject({
+  page: positiveIntFromQuery('page').optional().default(1),
+  limit: positiveIntFromQuery('limit', LIMITS.list.maxLimit).optional().default(LIMITS.list.defaultLimit),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+/** 2.5 */
+export const ReportListEntry = z.strictObject({
+  repid: z.string(),
+  reportTimeStamp: z.number().int(),
+  avurl: z.string(),
+  displayname: z.string(),
+  username: z.string(),
+  reason: z.string(),
+  evidence: z.array(z.string()),
+  banned: z.boolean(),
+});
+export type ReportListEntry = z.infer<typeof ReportListEntry>;
+
+export const ListResponse = z.strictObject({
+  success: z.boolean(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  count: z.number().int(),
+  reports: z.array(ReportListEntry),
+});
+export type ListResponse = z.infer<typeof ListResponse>;
+
+/** 2.3 / 2.4 */
+export const ModeratorRef = z.strictObject({ id: id('moderator.id') });
+export const ModeratorView = z.strictObject({ id: z.string(), username: z.string() });
+export type ModeratorView = z.infer<typeof ModeratorView>;
+
+export const ClaimBody = z.strictObject({ moderator: ModeratorRef });
+export const UnclaimBody = z.strictObject({ moderator: ModeratorRef, bypassClaimCheck: z.boolean().optional() });
+export const ApproveBody = z.strictObject({ moderator: ModeratorRef });
+export const DismissBody = z.strictObject({
+  dm: z.boolean().optional(),
+  moderator: ModeratorRef,
+  reason: z
+    .string()
+    .min(LIMITS.dismissReason.min, `reason must be ${LIMITS.dismissReason.min} to ${LIMITS.dismissReason.max} characters`)
+    .max(LIMITS.dismissReason.max, `reason must be ${LIMITS.dismissReason.min} to ${LIMITS.dismissReason.max} characters`)
+    .optional(),
+});
+export const UndoBody = z.strictObject({ moderator: ModeratorRef });
+
+export const ClaimData = z.strictObject({ message: z.string(), reportId: z.string(), moderator: ModeratorView });
+export const ApproveData = z.strictObject({
+  message: z.string(),
+  reportId: z.string(),
+  moderator: ModeratorView,
+  reports: z.array(z.string()),
+  reportedUser: z.string(),
+  hideUsername: z.boolean(),
+});
+export const DismissData = ApproveData.extend({ reportChannel: z.string() });
+export const UndoData = z.strictObject({
+  message: z.string(),
+  newMessageId: z.string(),
+  reports: z.array(z.string()),
+  moderator: ModeratorView,
+  hideUsername: z.boolean(),
+});
+
+const success = <T extends z.ZodType>(data: T) => z.strictObject({ success: z.boolean(), data });
+export const ClaimResponse = success(ClaimData);
+export const ApproveResponse = success(ApproveData);
+export const DismissResponse = success(DismissData);
+export const UndoResponse = success(UndoData);
+
+/** Section 7. */
+export const ErrorResponse = z.strictObject({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.array(z.strictObject({ field: z.string(), message: z.string() })).optional(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponse>;

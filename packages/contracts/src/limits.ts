@@ -1,0 +1,13 @@
+/** Bounds fixed by the spec (section 8) and the ones we chose where it is silent (docs/decisions.md). */
+export const LIMITS = {
+  answers: { min: 1, max: 5 },
+  answerText: { min: 1, max: 500 },
+  evidence: { min: 1, max: 5 },
+  /** Ids (user, reporter, moderator, question): not bounded by the spec; a bound keeps storage sane. */
+  idLength: 128,
+  urlLength: 2048,
+  dismissReason: { min: 1, max: 1000 },
+  list: { defaultLimit: 25, maxLimit: 100 },
+  /** Request body ceiling in bytes (a full submit is well under 8 KiB). */
+  bodyBytes: 64 * 1024,
+} as const;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
+import { DecisionJob } from './decisions.js';
+
+/** Payload of a job on the intake queue: one accepted report, already validated by the gateway. */
+export const IntakeJob = z.object({
+  reportId: z.string(),
+  receivedAt: z.number().int(),
+  userId: z.string(),
+  reporter: z.object({ id: z.string(), platform: z.enum(PLATFORMS) }),
+  answers: z.array(z.object({ questionId: z.string(), answer: z.string() })),
+  evidence: z.array(z.object({ url: z.string(), type: z.enum(EVIDENCE_TYPES), createEvidence: z.boolean().optional() })),
+  reportType: z.enum(REPORT_TYPES).optional(),
+  keyId: z.string(),
+  requestId: z.string().optional(),
+});
+export type IntakeJob = z.infer<typeof IntakeJob>;
+
+export interface QueueSpec<P extends z.ZodType> {
+  readonly name: string;
+  readonly payload: P;
+  readonly attempts: number;
+  readonly backoff: { readonly type: 'exponential'; readonly delay: number };
+}
+
+/**
+ * The typed queue catalog: producers and consumers derive names and payload types from here, and
+ * every worker's handler map is keyed by these entries.
+ */
+export const QUEUES = {
+  intake: { name: 'intake', payload: IntakeJob, attempts: 10, backoff: { type: 'exponential', delay: 500 } },
+  decisions: { name: 'decisions', payload: DecisionJob, attempts: 3, backoff: { type: 'exponential', delay: 200 } },
+} as const satisfies Record<string, QueueSpec<z.ZodType>>;
+
+export type QueueKey = keyof typeof QUEUES;
+export type PayloadOf<K extends QueueKey> = z.infer<(typeof QUEUES)[K]['payload']>;
+
+/** BullMQ job ids may not contain ':'; ours are derived from ids we generate, so they are stable. */
+export const jobIdFor = {
+  intake: (reportId: string) => reportId,
+  decisions: (decisionId: string) => `decision-${decisionId}`,
+} satisfies Record<QueueKey, (id: string) => string>;

@@ -1,0 +1,2 @@
+export * from './user-directory.js';
+export * from './chat-platform.js';

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not parse; `lines` names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(`invalid configuration: ${lines.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses only the variables a process declares. The one place that reads process.env: callers
+ * receive a typed, validated object or a ConfigError naming every bad variable.
+ */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    input[key] = value === '' ? undefined : value;
+  }
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    return `${name}: ${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`;
+  });
+  throw new ConfigError(lines);
+}
+
+/** Helpers for declaring environment variables with defaults and clear messages. */
+export const env = {
+  port: (fallback: number) =>
+    z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0).max(65535, 'must be at most 65535').default(fallback),
+  positiveInt: (fallback: number) =>
+    z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(fallback),
+  string: (fallback: string) => z.string().min(1).default(fallback),
+  optionalString: () => z.string().min(1).optional(),
+  url: () => z.url({ error: 'must be a URL' }).optional(),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+      .transform((v) => v === 'true' || v === '1' || v === 'yes')
+      .default(fallback),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+};
+
+/** Variables every process shares: where Redis and the data are, how loud to log. */
+export const commonConfig = z.object({
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, 'letters, digits, _ - { } only').default('rm'),
+  DATA_DIR: env.string('./data'),
+  LOG_LEVEL: env.logLevel(),
+});
+export type CommonConfig = z.infer<typeof commonConfig>;

@@ -1,0 +1,39 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { QUEUES, type PayloadOf, type QueueKey } from '@rm/contracts';
+
+export type Handler<K extends QueueKey> = (payload: PayloadOf<K>, job: Job) => Promise<unknown>;
+
+export interface ConsumerOptions {
+  connection: Redis;
+  prefix: string;
+  concurrency: number;
+  logger: Logger;
+}
+
+/**
+ * A BullMQ worker for one queue of the catalog. The payload is parsed again on dequeue: one that
+ * does not parse can never succeed, so it fails at once without retries and stays in the failed set.
+ */
+export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, options: ConsumerOptions): Worker {
+  const spec = QUEUES[key];
+  const worker = new Worker(
+    spec.name,
+    async (job: Job) => {
+      const parsed = spec.payload.safeParse(job.data);
+      if (!parsed.success) {
+        throw new UnrecoverableError(`invalid ${spec.name} payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      }
+      return handler(parsed.data as PayloadOf<K>, job);
+    },
+    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency, autorun: false },
+  );
+  worker.on('failed', (job, err) => {
+    const attempts = job?.opts.attempts ?? 1;
+    const final = job ? job.attemptsMade >= attempts || err instanceof UnrecoverableError : true;
+    options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
+  });
+  worker.on('error', (err) => options.logger.error({ err }, 'worker error'));
+  return worker;
+}

@@ -1,0 +1,28 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * API key credentials. The secret is 256 random bits, so a plain SHA-256 is enough to store it
+ * (no dictionary to guard against) and keeps verification cheap on the hot path.
+ */
+export function generateCredentials(): { key: string; secret: string } {
+  return { key: `rk_${randomBytes(12).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of a presented secret with the stored hash. */
+export function secretMatches(secret: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+/** `Authorization: <key>:<secret>`; null when the header is missing or not of that form. */
+export function parseAuthorization(header: string | undefined): { key: string; secret: string } | null {
+  if (!header) return null;
+  const colon = header.indexOf(':');
+  if (colon <= 0 || colon === header.length - 1) return null;
+  return { key: header.slice(0, colon).trim(), secret: header.slice(colon + 1).trim() };
+}

@@ -1,0 +1,106 @@
+import type { DecisionAction, Permission } from '@rm/contracts';
+
+export type CaseState = 'open' | 'claimed' | 'approved' | 'dismissed';
+export const OPEN_STATES: readonly CaseState[] = ['open', 'claimed'];
+export const DECIDED_STATES: readonly CaseState[] = ['approved', 'dismissed'];
+
+export interface ApiKeyRecord {
+  key: string;
+  name: string;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  secretHash: string;
+  permissions: Permission[];
+  elevated: boolean;
+  admin: boolean;
+  /** Requests per minute, or null for no per-key limit. */
+  rateLimit: number | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** A player in the game platform's user directory. */
+export interface UserRecord {
+  id: string;
+  name: string;
+  displayName: string;
+  avatar: string | null;
+}
+
+export interface ModeratorRecord {
+  id: string;
+  username: string;
+  createdAt: number;
+}
+
+export interface NewReport {
+  id: string;
+  userId: string;
+  reporterId: string;
+  reporterPlatform: string;
+  reportType: string | null;
+  answers: { questionId: string; answer: string }[];
+  evidence: { url: string; type: string; createEvidence?: boolean | undefined }[];
+  receivedAt: number;
+  /** The reported user's directory data when the report was taken in. */
+  user: { name: string; displayName: string; avatar: string | null };
+}
+
+export interface ReportRecord extends NewReport {
+  caseId: string;
+}
+
+export interface SavedReport {
+  reportId: string;
+  caseId: string;
+  /** false when the report id was already stored: nothing changed. */
+  created: boolean;
+  /** true when this report opened a new case rather than joining the open one. */
+  openedCase: boolean;
+}
+
+export interface CaseRecord {
+  id: string;
+  userId: string;
+  state: CaseState;
+  claimedBy: string | null;
+  /** Incremented by every transition: the compare-and-set token. */
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface CaseEvent {
+  caseId: string;
+  decisionId: string;
+  action: DecisionAction;
+  moderatorId: string;
+  fromState: CaseState;
+  toState: CaseState;
+  at: number;
+  /** The answer given for this decision, kept so a redelivered job answers the same. */
+  result: unknown;
+}
+
+export interface Transition {
+  caseId: string;
+  expectedVersion: number;
+  expectedState: CaseState;
+  next: { state: CaseState; claimedBy: string | null };
+  /** Approve bans the reported user; undoing an approval lifts the ban. */
+  ban?: 'set' | 'lift';
+  event: Omit<CaseEvent, 'caseId' | 'fromState' | 'toState'>;
+}
+
+export interface ChatMessageRecord {
+  id: string;
+  channel: string;
+  kind: string;
+  content: string;
+  dedupeKey: string;
+  createdAt: number;
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}

@@ -1,0 +1,83 @@
+/**
+ * Migrations, applied in order at open; PRAGMA user_version records how many ran. Append only:
+ * never edit a migration that has shipped.
+ */
+export const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE api_keys (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    permissions TEXT NOT NULL,
+    elevated INTEGER NOT NULL,
+    admin INTEGER NOT NULL,
+    rate_limit INTEGER,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    display_name TEXT NOT NULL,
+    avatar TEXT
+  );
+  CREATE TABLE bans (
+    user_id TEXT PRIMARY KEY,
+    case_id TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE TABLE moderators (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE cases (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    claimed_by TEXT,
+    version INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  -- At most one open case per user: the store itself refuses a second.
+  CREATE UNIQUE INDEX cases_open_by_user ON cases(user_id) WHERE state IN ('open', 'claimed');
+  CREATE TABLE reports (
+    id TEXT PRIMARY KEY,
+    case_id TEXT NOT NULL REFERENCES cases(id),
+    user_id TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    reporter_platform TEXT NOT NULL,
+    report_type TEXT,
+    answers TEXT NOT NULL,
+    evidence TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    user_name TEXT NOT NULL,
+    user_display_name TEXT NOT NULL,
+    user_avatar TEXT
+  );
+  -- The list query: a user's reports, newest first.
+  CREATE INDEX reports_by_user_time ON reports(user_id, received_at DESC, id DESC);
+  CREATE INDEX reports_by_case ON reports(case_id, received_at, id);
+  CREATE TABLE case_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    case_id TEXT NOT NULL,
+    decision_id TEXT NOT NULL UNIQUE,
+    action TEXT NOT NULL,
+    moderator_id TEXT NOT NULL,
+    from_state TEXT NOT NULL,
+    to_state TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    result TEXT NOT NULL
+  );
+  CREATE INDEX case_events_by_case ON case_events(case_id, seq);
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    content TEXT NOT NULL,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { DuplicateError, OpenCaseConflictError } from '../errors.js';
+import type {
+  ApiKeyRecord,
+  CaseEvent,
+  CaseRecord,
+  ChatMessageRecord,
+  ModeratorRecord,
+  NewReport,
+  Page,
+  ReportRecord,
+  SavedReport,
+  Transition,
+  UserRecord,
+} from '../records.js';
+import type { Store } from '../store.js';
+import {
+  toApiKey,
+  toCase,
+  toEvent,
+  toMessage,
+  toReport,
+  toUser,
+  type ApiKeyRow,
+  type CaseRow,
+  type EventRow,
+  type MessageRow,
+  type ReportRow,
+  type UserRow,
+} from './rows.js';
+import { MIGRATIONS } from './schema.js';
+
+const OPEN = `state IN ('open', 'claimed')`;
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT') === true;
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let i = current; i < MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[i]!);
+      db.pragma(`user_version = ${i + 1}`);
+    }).immediate();
+  }
+}
+
+/**
+ * The embedded store: one SQLite file in WAL mode, shared by the gateway, the workers and the CLI
+ * (each process opens its own connection; SQLite serialises writers, busy_timeout waits them out).
+ */
+export function openSqliteStore(file: string): Store {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 10000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+
+  const q = {
+    insertKey: db.prepare(
+      `INSERT INTO api_keys (key, name, secret_hash, permissions, elevated, admin, rate_limit, created_at, revoked_at)
+       VALUES (@key, @name, @secretHash, @permissions, @elevated, @admin, @rateLimit, @createdAt, @revokedAt)`,
+    ),
+    getKey: db.prepare<[string], ApiKeyRow>(`SELECT * FROM api_keys WHERE key = ?`),
+    listKeys: db.prepare<[], ApiKeyRow>(`SELECT * FROM api_keys ORDER BY created_at, key`),
+    revokeKey: db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE key = ? AND revoked_at IS NULL`),
+    insertUser: db.prepare(`INSERT INTO users (id, name, display_name, avatar) VALUES (@id, @name, @displayName, @avatar)`),
+    getUser: db.prepare<[string], UserRow>(`SELECT * FROM users WHERE id = ?`),
+    isBanned: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM bans WHERE user_id = ?`),
+    insertModerator: db.prepare(`INSERT INTO moderators (id, username, created_at) VALUES (@id, @username, @createdAt)`),
+    getModerator: db.prepare<[string], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators WHERE id = ?`),
+    listModerators: db.prepare<[], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators ORDER BY id`),
+    reportCase: db.prepare<[string], { case_id: string }>(`SELECT case_id FROM reports WHERE id = ?`),
+    openCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE user_id = ? AND ${OPEN}`),
+    insertCase: db.prepare(
+      `INSERT INTO cases (id, user_id, state, claimed_by, version, created_at, updated_at) VALUES (?, ?, 'open', NULL, 1, ?, ?)`,
+    ),
+    insertReport: db.prepare(
+      `INSERT INTO reports (id, case_id, user_id, reporter_id, reporter_platform, report_type, answers, evidence, received_at,
+         user_name, user_display_name, user_avatar)
+       VALUES (@id, @caseId, @userId, @reporterId, @reporterPlatform, @reportType, @answers, @evidence, @receivedAt,
+         @userName, @userDisplayName, @userAvatar)`,
+    ),
+    getReport: db.prepare<[string], ReportRow>(`SELECT * FROM reports WHERE id = ?`),
+    countByUser: db.prepare<[string], { n: number }>(`SELECT COUNT(*) AS n FROM reports WHERE user_id = ?`),
+    listByUser: db.prepare<[string, number, number], ReportRow>(
+      `SELECT * FROM reports WHERE user_id = ? ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`,
+    ),
+    getCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE id = ?`),
+    caseReportIds: db.prepare<[string], { id: string }>(`SELECT id FROM reports WHERE case_id = ? ORDER BY received_at, id`),
+    caseReporterIds: db.prepare<[string], { reporter_id: string }>(
+      `SELECT DISTINCT reporter_id FROM reports WHERE case_id = ? ORDER BY reporter_id`,
+    ),
+    casUpdate: db.prepare(
+      `UPDATE cases SET state = ?, claimed_by = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND state = ?`,
+    ),
+    insertEvent: db.prepare(
+      `INSERT INTO case_events (case_id, decision_id, action, moderator_id, from_state, to_state, at, result)
+       VALUES (@caseId, @decisionId, @action, @moderatorId, @fromState, @toState, @at, @result)`,
+    ),
+    setBan: db.prepare(`INSERT OR REPLACE INTO bans (user_id, case_id, at) VALUES (?, ?, ?)`),
+    liftBan: db.prepare(`DELETE FROM bans WHERE user_id = ?`),
+    findDecision: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE decision_id = ?`),
+    history: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE case_id = ? ORDER BY seq`),
+    messageByKey: db.prepare<[string], MessageRow>(`SELECT * FROM messages WHERE dedupe_key = ?`),
+    insertMessage: db.prepare(
+      `INSERT INTO messages (id, channel, kind, content, dedupe_key, created_at) VALUES (@id, @channel, @kind, @content, @dedupeKey, @createdAt)`,
+    ),
+    listMessages: db.prepare<[number], MessageRow>(`SELECT * FROM messages ORDER BY created_at DESC, id DESC LIMIT ?`),
+  };
+
+  const insertOrDuplicate = (what: string, id: string, run: () => void) => {
+    try {
+      run();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DuplicateError(what, id);
+      throw err;
+    }
+  };
+
+  const saveOne = (r: NewReport): SavedReport => {
+    const existing = q.reportCase.get(r.id);
+    if (existing) return { reportId: r.id, caseId: existing.case_id, created: false, openedCase: false };
+    let caseId = q.openCase.get(r.userId)?.id;
+    const openedCase = caseId === undefined;
+    if (caseId === undefined) {
+      caseId = randomUUID();
+      q.insertCase.run(caseId, r.userId, r.receivedAt, r.receivedAt);
+    }
+    q.insertReport.run({
+      id: r.id,
+      caseId,
+      userId: r.userId,
+      reporterId: r.reporterId,
+      reporterPlatform: r.reporterPlatform,
+      reportType: r.reportType,
+      answers: JSON.stringify(r.answers),
+      evidence: JSON.stringify(r.evidence),
+      receivedAt: r.receivedAt,
+      userName: r.user.name,
+      userDisplayName: r.user.displayName,
+      userAvatar: r.user.avatar,
+    });
+    return { reportId: r.id, caseId, created: true, openedCase };
+  };
+  // IMMEDIATE takes the write lock up front, so two processes never both see "no open case".
+  const saveMany = db.transaction((reports: NewReport[]) => reports.map(saveOne));
+
+  const transition = db.transaction((t: Transition, now: number): CaseRecord | null => {
+    const before = q.getCase.get(t.caseId);
+    if (!before) return null;
+    let changed: number;
+    try {
+      changed = q.casUpdate.run(t.next.state, t.next.claimedBy, now, t.caseId, t.expectedVersion, t.expectedState).changes;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new OpenCaseConflictError(before.user_id);
+      throw err;
+    }
+    if (changed === 0) return null;
+    q.insertEvent.run({
+      caseId: t.caseId,
+      decisionId: t.event.decisionId,
+      action: t.event.action,
+      moderatorId: t.event.moderatorId,
+      fromState: t.expectedState,
+      toState: t.next.state,
+      at: t.event.at,
+      result: JSON.stringify(t.event.result ?? null),
+    });
+    if (t.ban === 'set') q.setBan.run(before.user_id, t.caseId, now);
+    if (t.ban === 'lift') q.liftBan.run(before.user_id);
+    return toCase(q.getCase.get(t.caseId)!);
+  });
+
+  const recordMessage = db.transaction((m: Omit<ChatMessageRecord, 'id' | 'createdAt'>): ChatMessageRecord => {
+    const existing = q.messageByKey.get(m.dedupeKey);
+    if (existing) return toMessage(existing);
+    const record: ChatMessageRecord = { ...m, id: randomUUID(), createdAt: Date.now() };
+    q.insertMessage.run(record);
+    return record;
+  });
+
+  let closed = false;
+  return {
+    kind: 'sqlite',
+    async createApiKey(k: ApiKeyRecord) {
+      insertOrDuplicate('API key', k.key, () =>
+        q.insertKey.run({
+          ...k,
+          permissions: JSON.stringify(k.permissions),
+          elevated: k.elevated ? 1 : 0,
+          admin: k.admin ? 1 : 0,
+        }),
+      );
+    },
+    async getApiKey(key) {
+      const row = q.getKey.get(key);
+      return row ? toApiKey(row) : null;
+    },
+    async listApiKeys() {
+      return q.listKeys.all().map(toApiKey);
+    },
+    async revokeApiKey(key, at) {
+      return q.revokeKey.run(at, key).changes > 0;
+    },
+    async addUser(u: UserRecord) {
+      insertOrDuplicate('user', u.id, () => q.insertUser.run(u));
+    },
+    async getUser(id) {
+      const row = q.getUser.get(id);
+      return row ? toUser(row) : null;
+    },
+    async isBanned(userId) {
+      return q.isBanned.get(userId) !== undefined;
+    },
+    async addModerator(m) {
+      insertOrDuplicate('moderator', m.id, () => q.insertModerator.run(m));
+    },
+    async getModerator(id) {
+      return q.getModerator.get(id) ?? null;
+    },
+    async listModerators() {
+      return q.listModerators.all();
+    },
+    async saveReports(reports) {
+      return saveMany.immediate(reports);
+    },
+    async getReport(id): Promise<ReportRecord | null> {
+      const row = q.getReport.get(id);
+      return row ? toReport(row) : null;
+    },
+    async listReportsByUser(userId, page: Page) {
+      const read = db.transaction(() => ({
+        total: q.countByUser.get(userId)!.n,
+        reports: q.listByUser.all(userId, page.limit, page.offset).map(toReport),
+      }));
+      return read();
+    },
+    async getCase(caseId) {
+      const row = q.getCase.get(caseId);
+      return row ? toCase(row) : null;
+    },
+    async openCaseOfUser(userId) {
+      const row = q.openCase.get(userId);
+      return row ? toCase(row) : null;
+    },
+    async caseReportIds(caseId) {
+      return q.caseReportIds.all(caseId).map((r) => r.id);
+    },
+    async caseReporterIds(caseId) {
+      return q.caseReporterIds.all(caseId).map((r) => r.reporter_id);
+    },
+    async transitionCase(t) {
+      return transition.immediate(t, Date.now());
+    },
+    async findDecision(decisionId): Promise<CaseEvent | null> {
+      const row = q.findDecision.get(decisionId);
+      return row ? toEvent(row) : null;
+    },
+    async caseHistory(caseId) {
+      return q.history.all(caseId).map(toEvent);
+    },
+    async recordMessage(m) {
+      return recordMessage.immediate(m);
+    },
+    async listMessages(limit) {
+      return q.listMessages.all(limit).map(toMessage);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+import { CliError, print, table, type CliContext } from '../context.js';
+
+export function messagesCommand(ctx: () => CliContext): Command {
+  const cmd = new Command('messages').description('messages recorded by the embedded chat platform');
+  cmd
+    .command('list')
+    .description('newest first')
+    .option('--limit <n>', 'how many', '50')
+    .option('--json', 'print JSON', false)
+    .action(async (opts: { limit: string; json: boolean }) => {
+      const limit = Number(opts.limit);
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new CliError(`--limit must be a whole number, at least 1 (got ${opts.limit})`);
+      const messages = await (await ctx().getStore()).listMessages(limit);
+      if (opts.json) return print(JSON.stringify(messages));
+      table(['ID', 'WHEN', 'CHANNEL', 'KIND', 'CONTENT'], messages.map((m) => [m.id, new Date(m.createdAt).toISOString(), m.channel, m.kind, m.content]));
+    });
+  return cmd;
+}

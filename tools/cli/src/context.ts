@@ -1,0 +1,52 @@
+import { Queue } from 'bullmq';
+import { QUEUES, type QueueKey } from '@rm/contracts';
+import { commonConfig, createRedis, loadConfig, waitForRedis, type Redis } from '@rm/runtime';
+import { createStore, type Store } from '@rm/storage';
+
+/** A clear one-line failure: printed without a stack trace, exit code 1. */
+export class CliError extends Error {}
+
+/** Lazily opened connections, so `apikey list` never needs Redis and `jobs failed` never opens SQLite twice. */
+export class CliContext {
+  readonly config = loadConfig(commonConfig);
+  private store?: Promise<Store>;
+  private redis?: Redis;
+  private readonly queues = new Map<QueueKey, Queue>();
+
+  getStore(): Promise<Store> {
+    return (this.store ??= createStore(this.config));
+  }
+
+  async queue(key: QueueKey): Promise<Queue> {
+    let q = this.queues.get(key);
+    if (!q) {
+      if (!this.redis) {
+        this.redis = createRedis(this.config.REDIS_URL);
+        await waitForRedis(this.redis, 5_000).catch(() => {
+          throw new CliError(`Redis at ${this.config.REDIS_URL} did not answer; is the system started (npm start)?`);
+        });
+      }
+      q = new Queue(QUEUES[key].name, { connection: this.redis, prefix: this.config.QUEUE_PREFIX });
+      this.queues.set(key, q);
+    }
+    return q;
+  }
+
+  async close(): Promise<void> {
+    for (const q of this.queues.values()) await q.close();
+    if (this.redis) this.redis.disconnect();
+    if (this.store) await (await this.store).close();
+  }
+}
+
+export function print(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Prints rows as aligned columns. */
+export function table(headers: string[], rows: string[][]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  print(line(headers));
+  for (const row of rows) print(line(row));
+}

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { join } from 'node:path';
+import { say } from './log.mjs';
+import { run, which } from './run.mjs';
+
+/** True when a Redis answers PING at host:port. */
+export function ping(host, port, timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    let answer = '';
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+      if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+    });
+  });
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Finds Debian's redis-server, installing it with apt when missing and we are root. */
+export async function redisServerBinary() {
+  let binary = which('redis-server');
+  if (binary) return binary;
+  const canApt = typeof process.getuid === 'function' && process.getuid() === 0 && which('apt-get');
+  if (!canApt) {
+    throw new Error('redis-server is not installed and cannot be installed from here (needs root and apt-get): install Debian\'s redis-server, or set REDIS_URL');
+  }
+  say('redis-server is missing: installing it with apt-get');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let code = await run('apt-get', ['install', '-y', '-qq', 'redis-server'], { env });
+  if (code !== 0) {
+    await run('apt-get', ['update', '-qq'], { env });
+    code = await run('apt-get', ['install', '-y', '-qq', 'redis-server'], { env });
+  }
+  binary = which('redis-server');
+  if (code !== 0 || !binary) throw new Error('installing redis-server with apt-get failed; install it by hand or set REDIS_URL');
+  return binary;
+}
+
+/**
+ * Starts redis-server on 127.0.0.1:port with its data in dir: AOF on with appendfsync always, so a
+ * report answered 200 survives a crash of Redis itself. Detached in its own process group, so it
+ * outlives the launcher and the apps. Resolves once it answers PING.
+ */
+export async function startRedis({ port, dir }) {
+  const binary = await redisServerBinary();
+  mkdirSync(dir, { recursive: true });
+  const logFd = openSync(join(dir, 'redis.log'), 'a');
+  const child = spawn(
+    binary,
+    [
+      '--bind', '127.0.0.1',
+      '--port', String(port),
+      '--dir', dir,
+      '--pidfile', join(dir, 'redis.pid'),
+      '--appendonly', 'yes',
+      '--appendfsync', 'always',
+      '--maxmemory-policy', 'noeviction',
+      '--save', '',
+      '--daemonize', 'no',
+    ],
+    { detached: true, stdio: ['ignore', logFd, logFd] },
+  );
+  child.unref();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (await ping('127.0.0.1', port)) return { pid: child.pid, url: `redis://127.0.0.1:${port}` };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  let tail = '';
+  try {
+    tail = readFileSync(join(dir, 'redis.log'), 'utf8').trim().split('\n').slice(-3).join(' | ');
+  } catch {}
+  throw new Error(`redis-server did not start on port ${port}: ${tail}`);
+}
+
+/**
+ * The Redis the system uses: REDIS_URL when set; else one already answering on 127.0.0.1:6379
+ * (for example the one a previous `npm start` left running); else a new one under dataDir/redis.
+ */
+export async function ensureRedis(dataDir) {
+  if (process.env.REDIS_URL) return process.env.REDIS_URL;
+  if (await ping('127.0.0.1', 6379)) {
+    say('using the Redis already running on 127.0.0.1:6379');
+    return 'redis://127.0.0.1:6379';
+  }
+  const dir = join(dataDir, 'redis');
+  say(`starting redis-server on 127.0.0.1:6379 (data in ${dir}, AOF appendfsync always)`);
+  const { url } = await startRedis({ port: 6379, dir });
+  return url;
+}
