@@ -22,7 +22,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : uuidv7();
     },
     routerOptions: { maxParamLength: 256 },
-    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

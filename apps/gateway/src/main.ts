@@ -14,8 +14,8 @@ runMain('gateway', async () => {
   logger = createLogger('gateway', config.LOG_LEVEL);
   const store = await createStore(config);
   // Request-path connection: fails fast while Redis is away so callers get a 500, not a hang.
-  const redis = createRedis(config.REDIS_URL, { failFast: true });
-  const blocking = createRedis(config.REDIS_URL);
+  const redis = createRedis(config.REDIS_URL, { failFast: true, onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
+  const blocking = createRedis(config.REDIS_URL, { onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
   const queueOptions = { connection: redis, prefix: config.QUEUE_PREFIX };
   const intakeQueue = new Queue(QUEUES.intake.name, {

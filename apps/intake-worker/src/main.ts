@@ -11,7 +11,7 @@ runMain('intake-worker', async () => {
   const config = loadConfig(intakeConfig);
   const log = (logger = createLogger('intake-worker', config.LOG_LEVEL));
   const store = await createStore(config);
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
   const deps = { store, directory: embeddedDirectory(store), guard: new ReportGuard(redis, config.QUEUE_PREFIX) };
 

@@ -8,6 +8,8 @@ export interface RedisConnectionOptions {
    * caller gets a 500 at once rather than a hung request.
    */
   failFast?: boolean;
+  /** Connection errors go here instead of ioredis's own unhandled-error printout. */
+  onError?: (err: Error) => void;
 }
 
 /** One place that knows how we talk to Redis. BullMQ needs maxRetriesPerRequest: null on its connections. */
@@ -20,7 +22,9 @@ export function createRedis(url: string, options: RedisConnectionOptions = {}): 
   const tuned: RedisOptions = options.failFast
     ? { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000 }
     : { ...base, maxRetriesPerRequest: null };
-  return new Redis(url, tuned);
+  const redis = new Redis(url, tuned);
+  redis.on('error', options.onError ?? (() => undefined));
+  return redis;
 }
 
 /** Waits until the connection is ready, or fails with a clear message. */

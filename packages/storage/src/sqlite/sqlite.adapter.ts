@@ -40,12 +40,18 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let i = current; i < MIGRATIONS.length; i++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[i]!);
-      db.pragma(`user_version = ${i + 1}`);
-    }).immediate();
+  for (;;) {
+    // Re-read inside the write lock: two processes opening a new file must not both migrate.
+    const applied = db
+      .transaction(() => {
+        const current = db.pragma('user_version', { simple: true }) as number;
+        if (current >= MIGRATIONS.length) return false;
+        db.exec(MIGRATIONS[current]!);
+        db.pragma(`user_version = ${current + 1}`);
+        return true;
+      })
+      .immediate();
+    if (!applied) return;
   }
 }
 
@@ -112,7 +118,8 @@ export function openSqliteStore(file: string): Store {
     insertMessage: db.prepare(
       `INSERT INTO messages (id, channel, kind, content, dedupe_key, created_at) VALUES (@id, @channel, @kind, @content, @dedupeKey, @createdAt)`,
     ),
-    listMessages: db.prepare<[number], MessageRow>(`SELECT * FROM messages ORDER BY created_at DESC, id DESC LIMIT ?`),
+    // rowid breaks ties within one millisecond by insertion order (id is a random UUID, no order).
+    listMessages: db.prepare<[number], MessageRow>(`SELECT * FROM messages ORDER BY created_at DESC, rowid DESC LIMIT ?`),
   };
 
   const insertOrDuplicate = (what: string, id: string, run: () => void) => {

@@ -1,0 +1,244 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+
+export const APPS = {
+  gateway: 'apps/gateway/dist/main.js',
+  intake: 'apps/intake-worker/dist/main.js',
+  moderation: 'apps/moderation-worker/dist/main.js',
+} as const;
+export type AppName = keyof typeof APPS;
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => ok(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export function redisUrl(): string {
+  const url = process.env['REDIS_URL'];
+  if (!url) throw new Error('REDIS_URL is not set: run the tests with `npm test`, which starts a Redis for them');
+  return url;
+}
+
+export function runNode(entry: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+  return new Promise((ok) => {
+    const child = spawn(process.execPath, [join(ROOT, entry), ...args], { env, cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+    child.on('exit', (code) => ok({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+export interface Key {
+  key: string;
+  secret: string;
+  auth: string;
+}
+
+/**
+ * A whole system for one test file: its own data folder, queue prefix and port, the real built
+ * processes, the real Redis from REDIS_URL. Stops only the processes it started.
+ */
+export class System {
+  readonly env: NodeJS.ProcessEnv;
+  readonly baseUrl: string;
+  private readonly processes = new Map<AppName, ChildProcess>();
+  private readonly logs = new Map<AppName, string[]>();
+
+  private constructor(
+    readonly dataDir: string,
+    readonly prefix: string,
+    port: number,
+    extraEnv: Record<string, string>,
+  ) {
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.env = {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      REDIS_URL: redisUrl(),
+      DATA_DIR: dataDir,
+      QUEUE_PREFIX: prefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...(process.env['MONGODB_URL'] ? { MONGODB_URL: process.env['MONGODB_URL'], MONGODB_DB: `rm_${prefix}` } : {}),
+      ...extraEnv,
+    };
+  }
+
+  static async start(options: { apps?: AppName[]; env?: Record<string, string> } = {}): Promise<System> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rm-e2e-'));
+    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, await freePort(), options.env ?? {});
+    for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await system.startApp(app);
+    return system;
+  }
+
+  async startApp(app: AppName): Promise<void> {
+    const child = spawn(process.execPath, [join(ROOT, APPS[app])], { env: this.env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    this.logs.set(app, lines);
+    child.stdout!.on('data', (d) => lines.push(String(d)));
+    child.stderr!.on('data', (d) => lines.push(String(d)));
+    this.processes.set(app, child);
+    if (app === 'gateway') {
+      await this.waitFor(async () => {
+        if (child.exitCode !== null) throw new Error(`gateway exited: ${lines.join('')}`);
+        try {
+          await fetch(`${this.baseUrl}/v1/reports/check`, { method: 'POST' });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 20_000);
+    } else {
+      // Workers are ready once their BullMQ worker registered; a short wait for its first poll.
+      await this.waitFor(async () => {
+        if (child.exitCode !== null) throw new Error(`${app} exited: ${lines.join('')}`);
+        return this.workerCount(app === 'intake' ? 'intake' : 'decisions').then((n) => n > 0);
+      }, 20_000);
+    }
+  }
+
+  private async workerCount(queueName: string): Promise<number> {
+    const q = this.queue(queueName);
+    return (await q.getWorkers()).length;
+  }
+
+  /** Stops one app: SIGTERM (graceful) or SIGKILL (crash). */
+  async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const child = this.processes.get(app);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+    child.kill(signal);
+    const code = await exited;
+    this.processes.delete(app);
+    return code;
+  }
+
+  logsOf(app: AppName): string {
+    return (this.logs.get(app) ?? []).join('');
+  }
+
+  private readonly queues = new Map<string, Queue>();
+  private redis?: Redis;
+
+  /** Direct access to a BullMQ queue of this system (for redelivery tests). */
+  queue(name: string): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      this.redis ??= new Redis(redisUrl(), { maxRetriesPerRequest: null });
+      q = new Queue(name, { connection: this.redis, prefix: this.prefix });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+    return runNode('tools/cli/dist/main.js', args, { ...this.env, ...extraEnv });
+  }
+
+  async createKey(args: string[]): Promise<Key> {
+    const r = await this.cli(['apikey', 'create', '--name', 'test', ...args, '--json']);
+    if (r.code !== 0) throw new Error(`apikey create failed: ${r.stderr}`);
+    const parsed = JSON.parse(r.stdout) as { key: string; secret: string };
+    return { key: parsed.key, secret: parsed.secret, auth: `${parsed.key}:${parsed.secret}` };
+  }
+
+  async addUser(id: string, name = `player${id}`, displayName = `Player ${id}`, avatar?: string): Promise<void> {
+    const r = await this.cli(['user', 'add', '--id', id, '--name', name, '--display-name', displayName, ...(avatar ? ['--avatar', avatar] : [])]);
+    if (r.code !== 0) throw new Error(`user add failed: ${r.stderr}`);
+  }
+
+  async addModerator(id: string, username: string): Promise<void> {
+    const r = await this.cli(['moderator', 'add', '--id', id, '--username', username]);
+    if (r.code !== 0) throw new Error(`moderator add failed: ${r.stderr}`);
+  }
+
+  async request<T = any>(method: string, path: string, options: { auth?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.auth !== undefined) headers['authorization'] = options.auth;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined && { body }) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed as T };
+  }
+
+  post<T = any>(path: string, auth: string, body: unknown): Promise<HttpResult<T>> {
+    return this.request<T>('POST', path, { auth, body });
+  }
+
+  get<T = any>(path: string, auth: string): Promise<HttpResult<T>> {
+    return this.request<T>('GET', path, { auth });
+  }
+
+  async waitFor(check: () => Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.processes.keys()].map((app) => this.stopApp(app)));
+    for (const q of this.queues.values()) await q.close();
+    this.redis?.disconnect();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A valid submission body; override any part. */
+export function report(userId: string, reporterId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    userId,
+    answers: [{ questionId: 'q1', answer: 'Used an aimbot in ranked' }],
+    evidence: [{ url: 'https://clips.example/1', type: 'url' }],
+    reporter: { id: reporterId, platform: 'gameplatform' },
+    ...overrides,
+  };
+}
+
+/** Every error answer has the section 7 shape. */
+export function isErrorShape(body: any): boolean {
+  if (typeof body !== 'object' || body === null || body.success !== false || typeof body.message !== 'string') return false;
+  const allowed = new Set(['success', 'message', 'errors']);
+  if (Object.keys(body).some((k) => !allowed.has(k))) return false;
+  if (body.errors === undefined) return true;
+  return Array.isArray(body.errors) && body.errors.every((e: any) => typeof e.field === 'string' && typeof e.message === 'string' && Object.keys(e).length === 2);
+}

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isErrorShape, report, System, type Key } from './harness.js';
+
+let sys: System;
+let submitter: Key;
+let handler: Key;
+let viewer: Key;
+let nextUser = 500;
+let nextReporter = 0;
+
+beforeAll(async () => {
+  sys = await System.start({ env: { MAX_REPORTS_PER_DAY: '1000' } });
+  [submitter, handler, viewer] = await Promise.all([
+    sys.createKey(['--permission', 'reports.submit_report']),
+    sys.createKey(['--permission', 'reports.handle_reports']),
+    sys.createKey(['--permission', 'reports.view_reports']),
+  ]);
+  await sys.addModerator('m1', 'alice');
+  await sys.addModerator('m2', 'bob');
+});
+afterAll(() => sys?.stop());
+
+/** A new user with `n` stored reports in one open case; returns the user id and report ids. */
+async function openCase(n = 1): Promise<{ userId: string; ids: string[] }> {
+  const userId = String(nextUser++);
+  await sys.addUser(userId, `user${userId}`, `User ${userId}`);
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await sys.post('/v1/reports/new', submitter.auth, report(userId, `rep-${nextReporter++}`));
+    expect(res.status).toBe(200);
+    ids.push(res.body.id);
+  }
+  await sys.waitFor(async () => (await sys.get(`/v1/reports/${userId}`, viewer.auth)).body.count === n, 15_000, 'reports stored');
+  return { userId, ids };
+}
+
+const act = (action: string, reportId: string, body: Record<string, unknown>) => sys.post(`/v1/reports/${reportId}/${action}`, handler.auth, body);
+const as = (id: string) => ({ moderator: { id } });
+
+describe('claim and unclaim', () => {
+  it('POST /v1/reports/{id}/claim claims an open case', async () => {
+    const { ids } = await openCase();
+    const res = await act('claim', ids[0]!, as('m1'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { message: expect.any(String), reportId: ids[0], moderator: { id: 'm1', username: 'alice' } } });
+  });
+
+  it('POST /v1/reports/{id}/claim refuses a case claimed by someone else with 403 naming the claimer', async () => {
+    const { ids } = await openCase();
+    expect((await act('claim', ids[0]!, as('m1'))).status).toBe(200);
+    const res = await act('claim', ids[0]!, as('m2'));
+    expect(res.status).toBe(403);
+    expect(isErrorShape(res.body)).toBe(true);
+    expect(res.body.message).toMatch(/alice/);
+    const again = await act('claim', ids[0]!, as('m1'));
+    expect(again.status).toBe(400);
+    expect(again.body.message).toMatch(/already claimed by you/);
+  });
+
+  it('only the claimer decides or unclaims; bypassClaimCheck releases anyone', async () => {
+    const { ids } = await openCase();
+    await act('claim', ids[0]!, as('m1'));
+    for (const action of ['approve', 'dismiss', 'unclaim']) {
+      const res = await act(action, ids[0]!, as('m2'));
+      expect(res.status, action).toBe(403);
+      expect(res.body.message).toMatch(/alice/);
+    }
+    const bypass = await act('unclaim', ids[0]!, { moderator: { id: 'm2' }, bypassClaimCheck: true });
+    expect(bypass.status).toBe(200);
+    expect(bypass.body.data.moderator).toEqual({ id: 'm2', username: 'bob' });
+    const open = await act('unclaim', ids[0]!, as('m1'));
+    expect(open.status).toBe(400);
+    expect(open.body.message).toMatch(/not claimed/);
+  });
+});
+
+describe('approve, dismiss, undo', () => {
+  it('POST /v1/reports/{id}/approve bans the user for list, check and submit at once; undo lifts it', async () => {
+    const { userId, ids } = await openCase(3);
+    const res = await act('approve', ids[1]!, as('m1'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: { message: expect.any(String), reportId: ids[1], moderator: { id: 'm1', username: 'alice' }, reports: ids, reportedUser: userId, hideUsername: false },
+    });
+    const list = await sys.get(`/v1/reports/${userId}`, viewer.auth);
+    expect(list.body.reports.every((r: { banned: boolean }) => r.banned)).toBe(true);
+    const check = await sys.post('/v1/reports/check', submitter.auth, { userId, reporterId: 'someone-new' });
+    expect(check.body.canReport).toBe(false);
+    expect(check.body.reason).toMatch(/banned/);
+    const submit = await sys.post('/v1/reports/new', submitter.auth, report(userId, 'someone-new'));
+    expect(submit.status).toBe(400);
+    expect(submit.body.message).toMatch(/banned/);
+
+    for (const action of ['approve', 'dismiss', 'claim']) {
+      const refused = await act(action, ids[0]!, as('m1'));
+      expect(refused.status, action).toBe(400);
+      expect(refused.body.message).toMatch(/approved/);
+    }
+
+    const undo = await act('undo', ids[2]!, as('m2'));
+    expect(undo.status).toBe(200);
+    expect(undo.body).toEqual({
+      success: true,
+      data: { message: expect.any(String), newMessageId: expect.any(String), reports: ids, moderator: { id: 'm2', username: 'bob' }, hideUsername: false },
+    });
+    const messages = JSON.parse((await sys.cli(['messages', 'list', '--json'])).stdout) as { id: string; kind: string }[];
+    expect(messages.find((m) => m.id === undo.body.data.newMessageId)?.kind).toBe('case.reopened');
+    expect((await sys.get(`/v1/reports/${userId}`, viewer.auth)).body.reports[0].banned).toBe(false);
+    expect((await sys.post('/v1/reports/check', submitter.auth, { userId, reporterId: 'someone-new' })).body.canReport).toBe(true);
+
+    const undoAgain = await act('undo', ids[0]!, as('m2'));
+    expect(undoAgain.status).toBe(400);
+    expect(undoAgain.body.message).toMatch(/open/);
+    // The reopened case can be decided again.
+    expect((await act('dismiss', ids[0]!, as('m1'))).status).toBe(200);
+  });
+
+  it('POST /v1/reports/{id}/dismiss answers with the channel and DMs the reporters when dm is true', async () => {
+    const { userId, ids } = await openCase(2);
+    const res = await act('dismiss', ids[0]!, { moderator: { id: 'm1' }, dm: true, reason: 'No evidence of cheating' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      message: expect.any(String),
+      reportId: ids[0],
+      moderator: { id: 'm1', username: 'alice' },
+      reports: ids,
+      reportedUser: userId,
+      reportChannel: 'reports',
+      hideUsername: false,
+    });
+    const messages = JSON.parse((await sys.cli(['messages', 'list', '--json'])).stdout) as { channel: string; content: string }[];
+    const dms = messages.filter((m) => m.channel.startsWith('dm:') && m.content.includes('No evidence of cheating'));
+    expect(dms).toHaveLength(2);
+    // A dismissed case frees the reporters to report the user again.
+    const again = await sys.post('/v1/reports/new', submitter.auth, report(userId, `rep-${nextReporter - 1}`));
+    expect(again.status).toBe(200);
+    expect(again.body.appended).toBeUndefined();
+  });
+
+  it('POST /v1/reports/{id}/undo refuses to reopen a case while a newer case about the user is open', async () => {
+    const { userId, ids } = await openCase();
+    expect((await act('dismiss', ids[0]!, as('m1'))).status).toBe(200);
+    const newer = await sys.post('/v1/reports/new', submitter.auth, report(userId, 'rep-newer'));
+    await sys.waitFor(async () => (await sys.get(`/v1/reports/${userId}`, viewer.auth)).body.count === 2);
+    const undo = await act('undo', ids[0]!, as('m1'));
+    expect(undo.status).toBe(400);
+    expect(undo.body.message).toMatch(/newer case/);
+    expect((await act('claim', newer.body.id, as('m2'))).status).toBe(200);
+  });
+
+  it('the audit log lists every decision in order (CLI case history)', async () => {
+    const { ids } = await openCase();
+    for (const [action, who] of [['claim', 'm1'], ['unclaim', 'm1'], ['approve', 'm2'], ['undo', 'm1']] as const) {
+      expect((await act(action, ids[0]!, as(who))).status).toBe(200);
+    }
+    const history = await sys.cli(['case', 'history', ids[0]!]);
+    expect(history.code).toBe(0);
+    const rows = history.stdout.trim().split('\n').slice(2).map((l) => l.split(/\s+/).slice(1));
+    expect(rows).toEqual([
+      ['claim', 'm1', 'open', 'claimed'],
+      ['unclaim', 'm1', 'claimed', 'open'],
+      ['approve', 'm2', 'open', 'approved'],
+      ['undo', 'm1', 'approved', 'open'],
+    ]);
+  });
+});
+
+describe('refusals', () => {
+  it('404 for an unknown report or an unregistered moderator', async () => {
+    const { ids } = await openCase();
+    const noReport = await act('claim', '01900000-0000-7000-8000-000000000000', as('m1'));
+    expect(noReport.status).toBe(404);
+    expect(isErrorShape(noReport.body)).toBe(true);
+    const noModerator = await act('claim', ids[0]!, as('ghost'));
+    expect(noModerator.status).toBe(404);
+    expect(noModerator.body.message).toMatch(/ghost/);
+  });
+
+  it.each([
+    ['claim', {}, 'moderator'],
+    ['claim', { moderator: {} }, 'moderator.id'],
+    ['claim', { moderator: { id: 'm1', name: 'x' } }, 'moderator.name'],
+    ['unclaim', { moderator: { id: 'm1' }, bypassClaimCheck: 'yes' }, 'bypassClaimCheck'],
+    ['approve', { moderator: { id: 7 } }, 'moderator.id'],
+    ['dismiss', { moderator: { id: 'm1' }, dm: 1 }, 'dm'],
+    ['dismiss', { moderator: { id: 'm1' }, reason: '' }, 'reason'],
+    ['dismiss', { moderator: { id: 'm1' }, reason: 'x'.repeat(1001) }, 'reason'],
+    ['undo', { moderator: { id: 'm1' }, extra: 1 }, 'extra'],
+  ])('%s: 400 for %j', async (action, body, field) => {
+    const res = await act(action, 'any-report', body);
+    expect(res.status).toBe(400);
+    expect(isErrorShape(res.body)).toBe(true);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+});
+
+describe('concurrency and redelivery', () => {
+  it('two moderators claiming at once: exactly one wins, every time', async () => {
+    for (let round = 0; round < 8; round++) {
+      const { ids } = await openCase();
+      const [a, b] = await Promise.all([act('claim', ids[0]!, as('m1')), act('claim', ids[0]!, as('m2'))]);
+      const statuses = [a.status, b.status].sort();
+      expect(statuses).toEqual([200, 403]);
+      const loser = a.status === 403 ? a : b;
+      const winner = a.status === 200 ? a : b;
+      expect(loser.body.message).toContain(winner.body.data.moderator.username);
+    }
+  });
+
+  it('a redelivered decision job changes nothing twice and answers the same', async () => {
+    const { ids } = await openCase();
+    const queue = sys.queue('decisions');
+    const payload = { action: 'approve', decisionId: 'redelivery-1', reportId: ids[0], moderatorId: 'm1' };
+    const waitResult = async () => {
+      let job;
+      await sys.waitFor(async () => {
+        job = await queue.getJob('decision-redelivery-1');
+        return job !== undefined && (await job.isCompleted());
+      });
+      return (await queue.getJob('decision-redelivery-1'))!.returnvalue;
+    };
+    await queue.add('decisions', payload, { jobId: 'decision-redelivery-1' });
+    const first = await waitResult();
+    expect(first.ok).toBe(true);
+    await (await queue.getJob('decision-redelivery-1'))!.remove();
+    await queue.add('decisions', payload, { jobId: 'decision-redelivery-1' });
+    const second = await waitResult();
+    expect(second).toEqual(first);
+    const history = await sys.cli(['case', 'history', ids[0]!]);
+    expect(history.stdout.match(/^\S+\s+approve\s/gm)).toHaveLength(1);
+  });
+});
