@@ -14,15 +14,16 @@ export function hashSecret(secret: string): string {
 
 /** Constant-time comparison of a presented secret with the stored hash. */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashSecret(secret), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return presented.length === stored.length && timingSafeEqual(presented, stored);
+  if (!/^[0-9a-f]{64}$/.test(storedHash)) return false;
+  return timingSafeEqual(Buffer.from(hashSecret(secret), 'hex'), Buffer.from(storedHash, 'hex'));
 }
 
 /** `Authorization: <key>:<secret>`; null when the header is missing or not of that form. */
 export function parseAuthorization(header: string | undefined): { key: string; secret: string } | null {
   if (!header) return null;
   const colon = header.indexOf(':');
-  if (colon <= 0 || colon === header.length - 1) return null;
-  return { key: header.slice(0, colon).trim(), secret: header.slice(colon + 1).trim() };
+  if (colon < 0) return null;
+  const key = header.slice(0, colon).trim();
+  const secret = header.slice(colon + 1).trim();
+  return key && secret ? { key, secret } : null;
 }
