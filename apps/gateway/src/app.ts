@@ -1,11 +1,12 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '@rm/contracts';
 import { uuidv7 } from '@rm/runtime';
 import type { GatewayDeps } from './deps.js';
 import { ApiKeyCache } from './http/api-key-cache.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { answerClientError, createHttpServer } from './http/server.js';
+import { handleError, installErrorHandling } from './http/error-handler.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 
@@ -14,14 +15,22 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: LIMITS.bodyBytes,
-    // Slow or stalled clients are cut off instead of holding a socket forever.
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    // Slow or stalled clients (slow-loris) are cut off instead of holding a socket forever.
+    serverFactory: (handler) => createHttpServer(deps.config.HTTP_REQUEST_TIMEOUT_MS, handler),
+    connectionTimeout: deps.config.HTTP_REQUEST_TIMEOUT_MS,
+    // Malformed requests Node rejects before Fastify sees them still get a declared status and our shape.
+    clientErrorHandler: answerClientError,
+    // Requests still arriving on kept-alive sockets while we close are served, not refused with 503.
+    return503OnClosing: false,
+    frameworkErrors: handleError,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : uuidv7();
     },
     routerOptions: { maxParamLength: 256 },
+    // Two log lines per request would cost more than the request itself at ingestion volume:
+    // failures are logged by the error handler, traffic is counted by metrics.
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

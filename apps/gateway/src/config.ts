@@ -9,5 +9,7 @@ export const gatewayConfig = commonConfig.extend({
   DECISION_TIMEOUT_MS: env.positiveInt(10_000),
   /** How long a looked-up API key is trusted before it is read again (a revocation takes at most this long). */
   KEY_CACHE_TTL_MS: env.positiveInt(10_000),
+  /** A request must be fully received within this time; slow or stalled clients are cut off. */
+  HTTP_REQUEST_TIMEOUT_MS: env.positiveInt(30_000),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfig>;

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { commonConfig, env } from '@rm/runtime';
+import { directoryConfigShape } from '@rm/platforms';
+import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
+  ...workerConfigShape,
+  ...directoryConfigShape,
+  ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
   INTAKE_CONCURRENCY: env.positiveInt(10),
 });

@@ -1,6 +1,6 @@
-import { embeddedDirectory } from '@rm/platforms';
+import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createConsumer, createLogger, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createConsumer, createLogger, createNotifier, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { intakeConfig } from './config.js';
 import { storeReport } from './store-report.js';
@@ -13,7 +13,13 @@ runMain('intake-worker', async () => {
   const store = await createStore(config);
   const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
-  const deps = { store, directory: embeddedDirectory(store), guard: new ReportGuard(redis, config.QUEUE_PREFIX) };
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const deps = {
+    store,
+    directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
+    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
+    notify: notifier.notify,
+  };
 
   const worker = createConsumer(
     'intake',
@@ -22,9 +28,9 @@ runMain('intake-worker', async () => {
       log.info({ reportId: saved.reportId, caseId: saved.caseId, created: saved.created, requestId: job.requestId }, 'report stored');
       return saved;
     },
-    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.INTAKE_CONCURRENCY, logger: log },
+    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.INTAKE_CONCURRENCY, logger: log, lockMs: config.JOB_LOCK_MS },
   );
-  onShutdown(log, [() => worker.close(), () => redis.quit(), () => store.close()]);
+  onShutdown(log, [() => worker.close(), () => notifier.close(), () => redis.quit(), () => store.close()]);
   void worker.run();
   log.info({ concurrency: config.INTAKE_CONCURRENCY }, 'intake worker running');
 }, () => logger);

@@ -1,6 +1,6 @@
-import { embeddedChat } from '@rm/platforms';
+import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createConsumer, createLogger, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createConsumer, createLogger, createNotifier, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
@@ -13,10 +13,12 @@ runMain('moderation-worker', async () => {
   const store = await createStore(config);
   const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   const deps = {
     store,
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
-    chat: embeddedChat(store),
+    chat: createChatPlatform(config, store),
+    notify: notifier.notify,
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
   const worker = createConsumer(
@@ -26,9 +28,9 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.MODERATION_CONCURRENCY, logger: log },
+    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.MODERATION_CONCURRENCY, logger: log, lockMs: config.JOB_LOCK_MS },
   );
-  onShutdown(log, [() => worker.close(), () => redis.quit(), () => store.close()]);
+  onShutdown(log, [() => worker.close(), () => notifier.close(), () => redis.quit(), () => store.close()]);
   void worker.run();
   log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
 }, () => logger);

@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, type PayloadOf, type QueueKey } from '@rm/contracts';
+import { exponentialJitterBackoff } from './backoff.js';
 
 export type Handler<K extends QueueKey> = (payload: PayloadOf<K>, job: Job) => Promise<unknown>;
 
@@ -10,6 +11,10 @@ export interface ConsumerOptions {
   prefix: string;
   concurrency: number;
   logger: Logger;
+  /** Lock duration and stalled-job check interval (JOB_LOCK_MS). */
+  lockMs: number;
+  /** Called once a job has failed for good (no attempt left, or unrecoverable), e.g. to dead-letter it. */
+  onFailedForGood?: (job: Job, err: Error) => Promise<void>;
 }
 
 /**
@@ -27,12 +32,23 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       }
       return handler(parsed.data as PayloadOf<K>, job);
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency, autorun: false },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: options.lockMs,
+      autorun: false,
+      settings: { backoffStrategy: exponentialJitterBackoff },
+    },
   );
   worker.on('failed', (job, err) => {
     const attempts = job?.opts.attempts ?? 1;
     const final = job ? job.attemptsMade >= attempts || err instanceof UnrecoverableError : true;
     options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
+    if (final && job && options.onFailedForGood) {
+      options.onFailedForGood(job, err).catch((cause: unknown) => options.logger.error({ err: cause, jobId: job.id }, 'could not hand over a job that failed for good'));
+    }
   });
   worker.on('error', (err) => options.logger.error({ err }, 'worker error'));
   return worker;

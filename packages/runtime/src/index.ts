@@ -6,3 +6,8 @@ export * from './ids.js';
 export * from './main.js';
 export * from './credentials.js';
 export * from './consumer.js';
+export * from './worker-config.js';
+export * from './backoff.js';
+export * from './lock.js';
+export * from './notifier.js';
+export * from './dead-letters.js';

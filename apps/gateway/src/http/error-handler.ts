@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorResponse, type FieldError } from '@rm/contracts';
 import { randomUUID } from 'node:crypto';
@@ -55,11 +55,14 @@ export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: 
   return send(500, { success: false, message: `Internal error (reference ${ref})` });
 }
 
+/** Errors thrown by a route, and those Fastify raises before routing (bad URL, over-long parameter). */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toErrorResponse(error, (err, ref) => request.log.error({ err, ref }, 'request failed'));
+  void reply.status(status).send(body);
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const { status, body } = toErrorResponse(error, (err, ref) => request.log.error({ err, ref }, 'request failed'));
-    void reply.status(status).send(body);
-  });
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send({ success: false, message: `No route ${request.method} ${request.url.split('?')[0]}` });
   });

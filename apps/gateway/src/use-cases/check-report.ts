@@ -3,6 +3,7 @@ import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
 import { refusalMessage } from './refusals.js';
+import { orUnavailable } from './unavailable.js';
 
 type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'config'>;
 
@@ -20,7 +21,7 @@ export async function checkReport(deps: Deps, key: ApiKeyRecord, body: CheckBody
     userId: body.userId,
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
   };
-  const probe = await deps.guard.probe(request);
+  const probe = await orUnavailable('Redis', () => deps.guard.probe(request));
   if (!probe.ok && probe.refusal === 'rate') throw new AppError('RATE_LIMITED', refusalMessage('rate', request));
   return {
     success: true,

@@ -12,7 +12,7 @@ export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J)
   try {
     queued = await deps.decisionsQueue.add(QUEUES.decisions.name, job, { jobId: jobIdFor.decisions(job.decisionId) });
   } catch (err) {
-    throw new AppError('UNAVAILABLE', `The decision could not be queued, nothing was changed; try again (${(err as Error).message})`);
+    throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the decision was not recorded, try again (${(err as Error).message})`);
   }
   let raw: unknown;
   try {

@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
 import { refusalError } from './refusals.js';
+import { orUnavailable } from './unavailable.js';
 
 type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'intakeQueue' | 'config'>;
 
@@ -26,7 +27,7 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
     now,
   };
-  const admitted = await deps.guard.admit(guardRequest);
+  const admitted = await orUnavailable('Redis', () => deps.guard.admit(guardRequest));
   if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
 
   const reportId = uuidv7(now);
@@ -45,7 +46,7 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     await deps.intakeQueue.add(QUEUES.intake.name, job, { jobId: jobIdFor.intake(reportId) });
   } catch (err) {
     await deps.guard.release(guardRequest, admitted.appended).catch(() => undefined);
-    throw new AppError('UNAVAILABLE', `The report could not be queued, nothing was recorded; try again (${(err as Error).message})`);
+    throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
   }
   return admitted.appended
     ? { success: true, id: reportId, message: 'Report added to the open case about this user', appended: true }

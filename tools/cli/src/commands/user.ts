@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { DuplicateError } from '@rm/storage';
 import { CliError, print, type CliContext } from '../context.js';
+import { importUsers, isNumericUserId, readUserFile } from './user-import.js';
 
 export function userCommand(ctx: () => CliContext): Command {
   const cmd = new Command('user').description('players in the embedded game platform user directory');
@@ -12,7 +13,7 @@ export function userCommand(ctx: () => CliContext): Command {
     .requiredOption('--display-name <displayName>', 'display name')
     .option('--avatar <url>', 'avatar URL')
     .action(async (opts: { id: string; name: string; displayName: string; avatar?: string }) => {
-      if (!/^\d+$/.test(opts.id) || !Number.isSafeInteger(Number(opts.id))) {
+      if (!isNumericUserId(opts.id)) {
         throw new CliError(`--id must be a numeric user id up to ${Number.MAX_SAFE_INTEGER} (got ${opts.id})`);
       }
       const store = await ctx().getStore();
@@ -23,6 +24,16 @@ export function userCommand(ctx: () => CliContext): Command {
         throw err;
       }
       print(`added user ${opts.id} (${opts.name})`);
+    });
+  cmd
+    .command('import <file>')
+    .description('register many players from a JSON array or a CSV file (header id,name,displayName[,avatar])')
+    .action(async (file: string) => {
+      const rows = readUserFile(file);
+      const summary = await importUsers(await ctx().getStore(), rows);
+      print(`imported ${summary.added} user(s), ${summary.existing} already present, ${summary.invalid.length} invalid`);
+      for (const bad of summary.invalid.slice(0, 20)) process.stderr.write(`  row ${bad.line}: ${bad.reason}\n`);
+      if (summary.invalid.length > 0) throw new CliError(`${summary.invalid.length} row(s) were not imported`);
     });
   return cmd;
 }

@@ -1,0 +1,9 @@
+import { env } from './config.js';
+
+/**
+ * Variables every queue worker declares. A job's lock is renewed while the worker lives; when a
+ * worker dies, another takes the job over once the lock has expired (checked as often).
+ */
+export const workerConfigShape = {
+  JOB_LOCK_MS: env.positiveInt(30_000),
+};

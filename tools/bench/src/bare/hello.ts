@@ -1,0 +1,7 @@
+// Ceiling (a): the bare Fastify hello world, one process.
+import Fastify from 'fastify';
+
+const app = Fastify();
+app.get('/', async () => ({ hello: 'world' }));
+app.post('/', async () => ({ hello: 'world' }));
+await app.listen({ port: Number(process.env['PORT']), host: '127.0.0.1' });

@@ -1,0 +1,147 @@
+// `npm run bench`: every figure of the performance issue in one run on this machine, bare
+// ceilings first, then the system. Expects REDIS_URL (tools/dev/bench.mjs starts a private one).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { createStore, type NewReport } from '@rm/storage';
+import { uuidv7 } from '@rm/runtime';
+import { cannon } from './cannon.js';
+import { decisionCycles } from './cycles.js';
+import { drainRate } from './drain.js';
+import { addModerator, createAdminKey, importUsers, ROOT, submissionBody } from './fixtures.js';
+import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { machine, markdown, ratios, type BenchResults } from './report.js';
+
+const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+const DRAIN_JOBS = Number(process.env['BENCH_DRAIN_JOBS'] ?? 10_000);
+const LIST_REPORTS = 10_000;
+const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+
+const redisUrl = process.env['REDIS_URL'];
+if (!redisUrl) throw new Error('REDIS_URL is not set: run `npm run bench`, which starts a Redis for it');
+const dataDir = mkdtempSync(join(tmpdir(), 'rm-bench-'));
+const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, QUEUE_PREFIX: 'bench', LOG_LEVEL: 'warn', HOST: '127.0.0.1', MAX_REPORTS_PER_DAY: '5' };
+const running: Proc[] = [];
+const base = (port: number) => `http://127.0.0.1:${port}`;
+
+async function serve(name: string, entry: string, port: number, extra: NodeJS.ProcessEnv = {}): Promise<Proc> {
+  const p = startProcess(name, entry, { ...env, ...extra, PORT: String(port) });
+  running.push(p);
+  await waitHttp(`${base(port)}/`);
+  return p;
+}
+
+async function stop(p: Proc) {
+  await p.stop();
+  running.splice(running.indexOf(p), 1);
+}
+
+async function main() {
+  const scenarios: BenchResults['scenarios'] = {};
+  const shoot = async (name: string, url: string, extra: Partial<Parameters<typeof cannon>[0]> = {}, note?: string) => {
+    say(`${name}: ${CONNECTIONS} connections, ${DURATION} s`);
+    scenarios[name] = { ...(await cannon({ url, connections: CONNECTIONS, durationSec: DURATION, ...extra })), ...(note && { note }) };
+    say(`${name}: ${scenarios[name]!.reqPerSec} req/s, p99 ${scenarios[name]!.p99} ms`);
+  };
+
+  // (a), (b): the ceilings, each alone on the machine.
+  const hello = await serve('hello', 'tools/bench/dist/bare/hello.js', 3901);
+  await shoot('hello', `${base(3901)}/`, {}, 'bare Fastify');
+  await stop(hello);
+  const bare = await serve('bare-queue', 'tools/bench/dist/bare/queue-stack.js', 3902);
+  await shoot('bareQueue', `${base(3902)}/`, { method: 'POST', body: () => submissionBody('1') }, 'Fastify + zod + queue.add');
+  await stop(bare);
+
+  // The system: gateway, intake worker, moderation worker, embedded SQLite store.
+  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900);
+  const intake = startProcess('intake-worker', 'apps/intake-worker/dist/main.js', env);
+  const moderation = startProcess('moderation-worker', 'apps/moderation-worker/dist/main.js', env);
+  running.push(intake, moderation);
+  const auth = createAdminKey({ ...env });
+  const users = importUsers({ ...env }, 1000);
+  addModerator({ ...env }, 'bench-mod', 'bench');
+  const headers = { authorization: auth };
+  const pick = () => users[Math.floor(Math.random() * users.length)]!;
+
+  // (c) submit, with peak RSS of every process sampled meanwhile.
+  const stopSampling = sampleRss([
+    { name: 'gateway', pid: gateway.pid },
+    { name: 'intake-worker', pid: intake.pid },
+    { name: 'moderation-worker', pid: moderation.pid },
+    ...(process.env['REDIS_PID'] ? [{ name: 'redis', pid: Number(process.env['REDIS_PID']) }] : []),
+  ]);
+  await shoot('submit', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync always');
+  const rss = stopSampling();
+
+  // (d) check.
+  await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => JSON.stringify({ userId: pick(), reporterId: `probe-${Math.random()}` }) });
+
+  // (e) list: one user with 10,000 reports, seeded through the storage port.
+  const listUser = '700000000';
+  const store = await createStore({ DATA_DIR: dataDir });
+  for (let i = 0; i < LIST_REPORTS; i += 1000) {
+    const batch: NewReport[] = Array.from({ length: 1000 }, (_, k) => ({
+      id: uuidv7(Date.now() - LIST_REPORTS + i + k),
+      userId: listUser,
+      reporterId: `seed-${i + k}`,
+      reporterPlatform: 'gameplatform',
+      reportType: null,
+      answers: [{ questionId: 'q1', answer: 'toxic chat' }],
+      evidence: [{ url: 'https://clips.example/s', type: 'url' }],
+      receivedAt: Date.now() - LIST_REPORTS + i + k,
+      user: { name: 'seeded', displayName: 'Seeded', avatar: null },
+    }));
+    await store.saveReports(batch);
+  }
+  await store.close();
+  await shoot('list', `${base(3900)}/v1/reports/${listUser}?limit=25`, { headers }, `${LIST_REPORTS} reports about the user`);
+
+  // (f) decision cycles: one case per connection.
+  const cycleIds: string[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const res = await fetch(`${base(3900)}/v1/reports/new`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: submissionBody(String(900_000_000 + i)) });
+    cycleIds.push(((await res.json()) as { id: string }).id);
+  }
+  await new Promise((r) => setTimeout(r, 2000)); // let intake store them
+  say(`decision cycles: ${CONNECTIONS} cases, ${DURATION} s`);
+  const cycles = await decisionCycles(base(3900), auth, cycleIds, 'bench-mod', DURATION);
+  say(`decision cycles: ${cycles.cyclesPerSec} cycles/s`);
+
+  // The cost of appendfsync always (our default) against everysec.
+  const redis = new Redis(redisUrl!);
+  await redis.config('SET', 'appendfsync', 'everysec');
+  await shoot('submitEverysec', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync everysec');
+  await redis.config('SET', 'appendfsync', 'always');
+  redis.disconnect();
+
+  for (const p of [...running]) await stop(p);
+
+  // (g) intake drain rate at concurrency 1, 10, 50.
+  const drain = [];
+  for (const c of [1, 10, 50]) {
+    say(`intake drain: ${DRAIN_JOBS} jobs at concurrency ${c}`);
+    drain.push(await drainRate(env, c, DRAIN_JOBS));
+    say(`intake drain at ${c}: ${drain[drain.length - 1]!.jobsPerSec} jobs/s`);
+  }
+
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios) };
+  results.ratios['drainAt10OverSubmit'] = Math.round(((drain.find((d) => d.concurrency === 10)?.jobsPerSec ?? 0) / (scenarios['submit']?.reqPerSec || 1)) * 100) / 100;
+  const md = markdown(results);
+  const out = join(ROOT, 'bench/results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(out, 'latest.md'), md);
+  process.stdout.write(`\n${md}\nwritten: bench/results/latest.json, bench/results/latest.md\n`);
+}
+
+try {
+  await main();
+} catch (err) {
+  say(`failed: ${(err as Error).stack ?? err}`);
+  process.exitCode = 1;
+} finally {
+  for (const p of running) await p.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './fixtures.js';
+
+export interface Proc {
+  name: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a built entry point as its own process; its stderr is kept for error messages. */
+export function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv): Proc {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, entry)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
+  child.on('exit', (code) => {
+    if (code && code !== 0) process.stderr.write(`${name} exited with ${code}: ${stderr}\n`);
+  });
+  return {
+    name,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function waitHttp(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url, { method: 'POST' });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Resident memory of a process in MB, from /proc (0 when it cannot be read). */
+export function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the peak RSS of some processes until stopped. */
+export function sampleRss(procs: { name: string; pid: number }[]): () => Record<string, number> {
+  const peak: Record<string, number> = Object.fromEntries(procs.map((p) => [p.name, 0]));
+  const timer = setInterval(() => {
+    for (const p of procs) peak[p.name] = Math.max(peak[p.name]!, rssMb(p.pid));
+  }, 250);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `npm run bench`: installs what is missing, builds, starts a private Redis, then runs the
+// benchmark orchestrator (tools/bench) against it; Redis is stopped by its PID afterwards.
+import { join } from 'node:path';
+import { bootstrap, ROOT } from './lib/bootstrap.mjs';
+import { say } from './lib/log.mjs';
+import { withPrivateRedis } from './lib/private-redis.mjs';
+import { run } from './lib/run.mjs';
+
+let code = 1;
+try {
+  await bootstrap();
+  code = await withPrivateRedis('bench', (redis) =>
+    run(process.execPath, [join(ROOT, 'tools/bench/dist/bench.js'), ...process.argv.slice(2)], {
+      cwd: ROOT,
+      env: { ...process.env, REDIS_URL: redis.url, REDIS_PID: String(redis.pid) },
+    }),
+  );
+} catch (err) {
+  say(`benchmark could not run: ${err.message}`);
+}
+process.exit(code);
