@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '@rm/contracts';
@@ -7,12 +8,16 @@ import { ApiKeyCache } from './http/api-key-cache.js';
 import { installAuth } from './http/auth.js';
 import { answerClientError, createHttpServer } from './http/server.js';
 import { handleError, installErrorHandling } from './http/error-handler.js';
+import { installRequestMetrics } from './http/observability.js';
+import { installOpenApi } from './http/openapi.js';
+import { installQueueDashboard } from './http/queue-dashboard.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
+import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app = Fastify<Server>({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: LIMITS.bodyBytes,
     // Slow or stalled clients (slow-loris) are cut off instead of holding a socket forever.
@@ -36,8 +41,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installRequestMetrics(app, deps.metrics);
+  await installOpenApi(app);
+  await app.register(opsRoutes(deps));
 
   const keyCache = new ApiKeyCache(deps.store, deps.config.KEY_CACHE_TTL_MS);
+  if (deps.config.QUEUE_DASHBOARD) await installQueueDashboard(app, [deps.intakeQueue, deps.decisionsQueue, ...deps.dashboardQueues], keyCache);
   await app.register(
     async (v1) => {
       installAuth(v1, keyCache, deps.guard);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { directoryConfigShape } from '@rm/platforms';
 import { commonConfig, env } from '@rm/runtime';
 
 export const gatewayConfig = commonConfig.extend({
+  ...directoryConfigShape,
   PORT: env.port(3000),
   HOST: env.string('0.0.0.0'),
   MAX_REPORTS_PER_DAY: env.positiveInt(5),
@@ -11,5 +13,7 @@ export const gatewayConfig = commonConfig.extend({
   KEY_CACHE_TTL_MS: env.positiveInt(10_000),
   /** A request must be fully received within this time; slow or stalled clients are cut off. */
   HTTP_REQUEST_TIMEOUT_MS: env.positiveInt(30_000),
+  /** Serve Bull Board at /admin/queues (admin API keys only). Off by default. */
+  QUEUE_DASHBOARD: env.bool(false),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfig>;

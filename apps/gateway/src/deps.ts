@@ -3,12 +3,13 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
+import type { Metrics } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
-  config: Pick<GatewayConfig, 'MAX_REPORTS_PER_DAY' | 'DECISION_TIMEOUT_MS' | 'KEY_CACHE_TTL_MS' | 'HTTP_REQUEST_TIMEOUT_MS'>;
+  config: Pick<GatewayConfig, 'MAX_REPORTS_PER_DAY' | 'DECISION_TIMEOUT_MS' | 'KEY_CACHE_TTL_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'QUEUE_DASHBOARD'>;
   logger: Logger;
   store: Store;
   redis: Redis;
@@ -17,4 +18,7 @@ export interface GatewayDeps {
   intakeQueue: Queue;
   decisionsQueue: Queue;
   decisionEvents: QueueEvents;
+  /** Further queues shown on the dashboard (those the gateway does not produce to). */
+  dashboardQueues: Queue[];
+  metrics: Metrics;
 }

@@ -1,8 +1,8 @@
 import { Queue, QueueEvents } from 'bullmq';
 import { QUEUES } from '@rm/contracts';
-import { embeddedDirectory } from '@rm/platforms';
+import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createLogger, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createLogger, createRedis, loadConfig, Metrics, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -26,6 +26,10 @@ runMain('gateway', async () => {
     ...queueOptions,
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
+  // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
+  const watchedQueues = [QUEUES.notifications.name, QUEUES.notificationsDead.name].map((name) => new Queue(name, queueOptions));
+  const metrics = new Metrics('gateway');
+  metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
   const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: config.QUEUE_PREFIX });
   await decisionEvents.waitUntilReady();
 
@@ -35,16 +39,19 @@ runMain('gateway', async () => {
     store,
     redis,
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
-    directory: embeddedDirectory(store),
+    directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     intakeQueue,
     decisionsQueue,
     decisionEvents,
+    dashboardQueues: watchedQueues,
+    metrics,
   });
   onShutdown(logger, [
     () => app.close(),
     () => decisionEvents.close(),
     () => intakeQueue.close(),
     () => decisionsQueue.close(),
+    ...watchedQueues.map((q) => () => q.close()),
     () => redis.quit(),
     () => blocking.quit(),
     () => store.close(),

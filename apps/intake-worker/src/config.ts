@@ -4,6 +4,8 @@ import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/run
 
 export const intakeConfig = commonConfig.extend({
   ...workerConfigShape,
+  /** Port of /health, /ready and /metrics; 0 turns it off. */
+  METRICS_PORT: env.port(9101),
   ...directoryConfigShape,
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */

@@ -1,4 +1,4 @@
-import type { IntakeJob } from '@rm/contracts';
+import type { IntakeJob, NotificationJob } from '@rm/contracts';
 import type { DirectoryUser, UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
 import type { SavedReport, Store } from '@rm/storage';
@@ -7,11 +7,13 @@ export interface IntakeDeps {
   store: Store;
   directory: UserDirectory;
   guard: ReportGuard;
+  notify: (job: NotificationJob) => Promise<void>;
 }
 
 /**
- * Persists one accepted report into its user's open case (or a new one). Idempotent on the report
- * id, so a redelivered job changes nothing. A storage error throws, and the job is retried.
+ * Persists one accepted report into its user's open case (or a new one), then asks for the case's
+ * chat message to be posted or updated. Idempotent on the report id, so a redelivered job changes
+ * nothing (its notification has the same job id). A storage error throws, and the job is retried.
  */
 export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport> {
   // The report was accepted: a directory that has since lost the user must not lose the report.
@@ -31,5 +33,7 @@ export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<Sav
   ]);
   // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
   await deps.guard.noteOpenCase(job.userId, [job.reporter.id]);
+  const about = { caseId: saved!.caseId, reportId: job.reportId, ...(job.requestId !== undefined && { requestId: job.requestId }) };
+  await deps.notify(saved!.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about });
   return saved!;
 }

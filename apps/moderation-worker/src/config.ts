@@ -4,6 +4,8 @@ import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/run
 
 export const moderationConfig = commonConfig.extend({
   ...workerConfigShape,
+  /** Port of /health, /ready and /metrics; 0 turns it off. */
+  METRICS_PORT: env.port(9102),
   // The chat platform is called here only to re-post a case on undo (its id is in the answer);
   // HIDE_USERNAME and REPORT_CHANNEL_ID are echoed in answers.
   ...chatConfigShape,

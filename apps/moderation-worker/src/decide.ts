@@ -1,16 +1,9 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
-import type { ChatPlatform } from '@rm/platforms';
-import type { ReportGuard } from '@rm/report-guard';
-import { OpenCaseConflictError, type CaseRecord, type ReportRecord, type Store } from '@rm/storage';
-import { dismissalDmText, reopenedCaseText } from './chat-text.js';
+import { OpenCaseConflictError, type CaseEvent, type CaseRecord, type Store } from '@rm/storage';
+import type { DecideDeps } from './deps.js';
+import { decisionNotification } from './notifications.js';
+import { newerCaseOpen, repostCase, type Repost } from './repost-case.js';
 import { plan } from './state-machine.js';
-
-export interface DecideDeps {
-  store: Store;
-  guard: ReportGuard;
-  chat: ChatPlatform;
-  settings: { hideUsername: boolean; reportChannel: string };
-}
 
 /** How many times a decision re-reads the case after losing a compare-and-set race. */
 const MAX_RACES = 8;
@@ -33,11 +26,7 @@ export async function decide(deps: DecideDeps, job: DecisionJob): Promise<Decisi
 async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult> {
   const { store } = deps;
   const earlier = await store.findDecision(job.decisionId);
-  if (earlier) {
-    const c = await store.getCase(earlier.caseId);
-    if (c) await syncGuard(deps, c.userId);
-    return earlier.result as DecisionResult;
-  }
+  if (earlier) return answerAgain(deps, job, earlier);
   const moderatorRecord = await store.getModerator(job.moderatorId);
   if (!moderatorRecord) throw new AppError('NOT_FOUND', `Moderator ${job.moderatorId} is not registered`);
   const moderator: ModeratorView = { id: moderatorRecord.id, username: moderatorRecord.username };
@@ -52,7 +41,11 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
       const claimer = p.claimer ? await store.getModerator(p.claimer) : null;
       throw new AppError(p.code, claimer ? `${p.message} by ${claimer.username}` : p.message);
     }
-    const result = await answer(deps, job, c, report, moderator);
+    const reports = await store.caseReportIds(c.id);
+    // Posted before the transition, keyed by the decision: a retry re-uses the same message.
+    const repost = job.action === 'undo' ? await repostCase(deps, job.decisionId, c, report.user.name, reports) : undefined;
+    const at = Date.now();
+    const result = answer(deps.settings, job, c, reports, moderator, repost);
     try {
       const updated = await store.transitionCase({
         caseId: c.id,
@@ -60,26 +53,49 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         expectedState: c.state,
         next: p.next,
         ...(p.ban && { ban: p.ban }),
-        event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at: Date.now(), result },
+        event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again
     } catch (err) {
-      if (err instanceof OpenCaseConflictError) {
-        throw new AppError('INVALID_STATE', `A newer case about user ${c.userId} is open; handle it instead of undoing this one`);
-      }
+      if (err instanceof OpenCaseConflictError) throw newerCaseOpen(c.userId);
       throw err;
     }
-    await syncGuard(deps, c.userId);
-    if (job.action === 'dismiss' && job.dm) await dmReporters(deps, c, job.decisionId, job.reason);
+    if (repost) await rememberRepost(deps, c.id, repost.messageId, at);
+    await settle(deps, job, c.userId, { caseId: c.id, fromState: c.state, at }, repost?.previous);
     return result;
   }
   throw new AppError('INTERNAL', 'The case kept changing under concurrent decisions; try again');
 }
 
+/** A redelivered job: the same answer, and again whatever may not have happened after the transition. */
+async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEvent): Promise<DecisionResult> {
+  const result = earlier.result as DecisionResult;
+  const c = await deps.store.getCase(earlier.caseId);
+  if (result.ok && result.action === 'undo') {
+    // Only while this undo is still the case's latest decision is its re-post the case's message.
+    const history = await deps.store.caseHistory(earlier.caseId);
+    if (history.at(-1)?.decisionId === job.decisionId) await rememberRepost(deps, earlier.caseId, result.data.newMessageId, earlier.at);
+  }
+  if (c) await settle(deps, job, c.userId, earlier);
+  return result;
+}
+
+function rememberRepost(deps: DecideDeps, caseId: string, messageId: string, at: number): Promise<void> {
+  return deps.store.setCaseMessage({ caseId, channel: deps.settings.reportChannel, messageId, updatedAt: at });
+}
+
+/**
+ * After a decision is stored: the gateway's Redis view of the player, then the notification (chat
+ * edit, DMs, webhook). Both are idempotent, so a redelivered job simply does them again.
+ */
+async function settle(deps: DecideDeps, job: DecisionJob, userId: string, applied: { caseId: string; fromState: CaseRecord['state']; at: number }, previous?: Repost['previous']): Promise<void> {
+  await syncGuard(deps, userId);
+  await deps.notify(decisionNotification(job, applied, previous));
+}
+
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */
-async function answer(deps: DecideDeps, job: DecisionJob, c: CaseRecord, report: ReportRecord, moderator: ModeratorView): Promise<DecisionResult> {
-  const { hideUsername, reportChannel } = deps.settings;
-  const reports = await deps.store.caseReportIds(c.id);
+function answer(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecord, reports: string[], moderator: ModeratorView, repost: Repost | undefined): DecisionResult {
+  const { hideUsername, reportChannel } = settings;
   switch (job.action) {
     case 'claim':
       return { ok: true, action: 'claim', data: { message: `Report claimed by ${moderator.username}`, reportId: job.reportId, moderator } };
@@ -98,27 +114,14 @@ async function answer(deps: DecideDeps, job: DecisionJob, c: CaseRecord, report:
         data: { message: 'Report dismissed', reportId: job.reportId, moderator, reports, reportedUser: c.userId, reportChannel, hideUsername },
       };
     case 'undo': {
-      // Posted before the transition, keyed by the decision: a retry re-uses the same message.
-      const posted = await deps.chat.post({
-        channel: reportChannel,
-        kind: 'case.reopened',
-        content: reopenedCaseText(c, reports, report.user.name, hideUsername),
-        dedupeKey: `${job.decisionId}:repost`,
-      });
       const what = c.state === 'approved' ? 'approval undone, ban lifted' : 'dismissal undone';
-      return { ok: true, action: 'undo', data: { message: `Decision undone (${what}); the case is open again`, newMessageId: posted.id, reports, moderator, hideUsername } };
+      return { ok: true, action: 'undo', data: { message: `Decision undone (${what}); the case is open again`, newMessageId: repost!.messageId, reports, moderator, hideUsername } };
     }
   }
 }
 
-async function dmReporters(deps: DecideDeps, c: CaseRecord, decisionId: string, reason: string | undefined): Promise<void> {
-  for (const reporterId of await deps.store.caseReporterIds(c.id)) {
-    await deps.chat.post({ channel: `dm:${reporterId}`, kind: 'reporter.dm', content: dismissalDmText(reason), dedupeKey: `${decisionId}:dm:${reporterId}` });
-  }
-}
-
 /** Puts the gateway's Redis view of the user in step with storage after a decision. */
-async function syncGuard(deps: DecideDeps, userId: string): Promise<void> {
+async function syncGuard(deps: { store: Store; guard: DecideDeps['guard'] }, userId: string): Promise<void> {
   const [banned, open] = await Promise.all([deps.store.isBanned(userId), deps.store.openCaseOfUser(userId)]);
   await deps.guard.syncUser(userId, { banned, openCaseReporters: open ? await deps.store.caseReporterIds(open.id) : null });
 }

@@ -1,6 +1,7 @@
+import { QUEUES } from '@rm/contracts';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createConsumer, createLogger, createNotifier, createRedis, loadConfig, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createConsumer, createLogger, createNotifier, createRedis, loadConfig, onShutdown, runMain, startWorkerOps, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
@@ -13,6 +14,13 @@ runMain('moderation-worker', async () => {
   const store = await createStore(config);
   const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
+  const ops = await startWorkerOps('moderation-worker', config, {
+    redis,
+    prefix: config.QUEUE_PREFIX,
+    storeProbe: () => store.getApiKey('readiness-probe'),
+    queueNames: [QUEUES.decisions.name],
+    logger: log,
+  });
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   const deps = {
     store,
@@ -28,9 +36,9 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.MODERATION_CONCURRENCY, logger: log, lockMs: config.JOB_LOCK_MS },
+    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.MODERATION_CONCURRENCY, logger: log, lockMs: config.JOB_LOCK_MS, metrics: ops.metrics },
   );
-  onShutdown(log, [() => worker.close(), () => notifier.close(), () => redis.quit(), () => store.close()]);
+  onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), () => redis.quit(), () => store.close()]);
   void worker.run();
   log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
 }, () => logger);

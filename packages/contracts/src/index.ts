@@ -4,3 +4,4 @@ export * from './limits.js';
 export * from './http.js';
 export * from './decisions.js';
 export * from './queues.js';
+export * from './notifications.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
 import { DecisionJob } from './decisions.js';
+import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
 
 /** Payload of a job on the intake queue: one accepted report, already validated by the gateway. */
 export const IntakeJob = z.object({
@@ -20,7 +21,11 @@ export interface QueueSpec<P extends z.ZodType> {
   readonly name: string;
   readonly payload: P;
   readonly attempts: number;
-  readonly backoff: { readonly type: 'exponential'; readonly delay: number };
+  /**
+   * `exponential-jitter` is ours (runtime's consumer installs it): exponential with jitter, and
+   * never sooner than a platform's `retry-after`.
+   */
+  readonly backoff: { readonly type: 'exponential' | 'exponential-jitter'; readonly delay: number };
 }
 
 /**
@@ -30,6 +35,10 @@ export interface QueueSpec<P extends z.ZodType> {
 export const QUEUES = {
   intake: { name: 'intake', payload: IntakeJob, attempts: 10, backoff: { type: 'exponential', delay: 500 } },
   decisions: { name: 'decisions', payload: DecisionJob, attempts: 3, backoff: { type: 'exponential', delay: 200 } },
+  /** Defaults; NOTIFY_ATTEMPTS and NOTIFY_BACKOFF_MS override them where notifications are enqueued. */
+  notifications: { name: 'notifications', payload: NotificationJob, attempts: 8, backoff: { type: 'exponential-jitter', delay: 1000 } },
+  /** Dead letters of the notifications queue: never consumed, listed and replayed by the CLI. */
+  notificationsDead: { name: 'notifications-dead', payload: DeadNotification, attempts: 1, backoff: { type: 'exponential', delay: 0 } },
 } as const satisfies Record<string, QueueSpec<z.ZodType>>;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -39,4 +48,7 @@ export type PayloadOf<K extends QueueKey> = z.infer<(typeof QUEUES)[K]['payload'
 export const jobIdFor = {
   intake: (reportId: string) => reportId,
   decisions: (decisionId: string) => `decision-${decisionId}`,
-} satisfies Record<QueueKey, (id: string) => string>;
+  notifications: notificationJobId,
+  /** A dead letter keeps the id of the job it holds. */
+  notificationsDead: (deadJobId: string) => deadJobId,
+} satisfies { [K in QueueKey]: (source: never) => string };

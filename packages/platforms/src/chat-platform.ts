@@ -1,25 +1,41 @@
 import type { Store } from '@rm/storage';
+import { MessageNotFoundError } from './errors.js';
 
-export interface ChatMessage {
-  channel: string;
-  /** What the message is about, e.g. `case.reopened`; kept for the operator's listing. */
+export interface OutgoingMessage {
+  /** What the message is about, e.g. `case.opened`; kept for the operator's listing. */
   kind: string;
   content: string;
   /** The same key posts once: a redelivered job gets the id of the first post. */
   dedupeKey: string;
 }
 
-/** The chat platform where moderators work: posts case messages, returns the platform's message id. */
+/**
+ * The chat platform where moderators work: posts case messages to a channel, edits them as the
+ * case changes, and DMs reporters. Posts answer the platform's message id.
+ */
 export interface ChatPlatform {
-  post(message: ChatMessage): Promise<{ id: string }>;
+  post(channel: string, message: OutgoingMessage): Promise<{ id: string }>;
+  /** Throws MessageNotFoundError when the message is gone. */
+  edit(channel: string, messageId: string, content: string): Promise<void>;
+  sendDm(userId: string, message: OutgoingMessage): Promise<{ id: string }>;
 }
 
-/** The embedded recorder: keeps every message in the store (`messages list` in the CLI shows them). */
+const EMBEDDED = 'the embedded chat recorder';
+
+/**
+ * The embedded recorder (the default): keeps every message in the store, where
+ * `npm run cli -- messages list` shows them. DMs are recorded in channel `dm:<user id>`.
+ */
 export function embeddedChat(store: Store): ChatPlatform {
+  const post = async (channel: string, m: OutgoingMessage) => {
+    const recorded = await store.recordMessage({ channel, kind: m.kind, content: m.content, dedupeKey: m.dedupeKey });
+    return { id: recorded.id };
+  };
   return {
-    async post(message) {
-      const recorded = await store.recordMessage(message);
-      return { id: recorded.id };
+    post,
+    async edit(_channel, messageId, content) {
+      if (!(await store.editMessage(messageId, content, Date.now()))) throw new MessageNotFoundError(EMBEDDED, messageId);
     },
+    sendDm: (userId, m) => post(`dm:${userId}`, m),
   };
 }

@@ -10,7 +10,7 @@ export interface DirectoryUser {
 
 /** The game platform's user directory: who a user id belongs to. */
 export interface UserDirectory {
-  /** null when the platform knows no such user. */
+  /** null when the platform knows no such user; throws when the directory cannot answer. */
   getUser(id: string): Promise<DirectoryUser | null>;
 }
 

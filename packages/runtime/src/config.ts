@@ -8,6 +8,11 @@ export class ConfigError extends Error {
   }
 }
 
+/** A URL's password never reaches a message or a log: `redis://user:***@host`. */
+export function withoutPassword(value: string | undefined): string | undefined {
+  return value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@\s]*@/i, '$1:***@');
+}
+
 /**
  * Parses only the variables a process declares. The one place that reads process.env: callers
  * receive a typed, validated object or a ConfigError naming every bad variable.
@@ -22,7 +27,7 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
-    return `${name}: ${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`;
+    return `${name}: ${issue.message} (got ${JSON.stringify(withoutPassword(input[String(issue.path[0])]) ?? null)})`;
   });
   throw new ConfigError(lines);
 }
@@ -50,5 +55,9 @@ export const commonConfig = z.object({
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, 'letters, digits, _ - { } only').default('rm'),
   DATA_DIR: env.string('./data'),
   LOG_LEVEL: env.logLevel(),
+  // Set: MongoDB is the store (a replica set or sharded cluster); unset: the SQLite file in DATA_DIR.
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/./, 'must start with mongodb:// or mongodb+srv://').optional(),
+  // Used when MONGODB_URL names no database; MongoDB refuses these characters in database names.
+  MONGODB_DB: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be 1 to 63 characters without / \\ . space " $ * < > : | ?').optional(),
 });
 export type CommonConfig = z.infer<typeof commonConfig>;

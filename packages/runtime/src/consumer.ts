@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, type PayloadOf, type QueueKey } from '@rm/contracts';
+import type { Metrics } from './metrics.js';
 import { exponentialJitterBackoff } from './backoff.js';
 
 export type Handler<K extends QueueKey> = (payload: PayloadOf<K>, job: Job) => Promise<unknown>;
@@ -15,6 +16,8 @@ export interface ConsumerOptions {
   lockMs: number;
   /** Called once a job has failed for good (no attempt left, or unrecoverable), e.g. to dead-letter it. */
   onFailedForGood?: (job: Job, err: Error) => Promise<void>;
+  /** Job counts and durations for Prometheus. */
+  metrics?: Metrics;
 }
 
 /**
@@ -30,7 +33,12 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       if (!parsed.success) {
         throw new UnrecoverableError(`invalid ${spec.name} payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       }
-      return handler(parsed.data as PayloadOf<K>, job);
+      const stop = options.metrics?.jobDuration.startTimer({ queue: spec.name });
+      try {
+        return await handler(parsed.data as PayloadOf<K>, job);
+      } finally {
+        stop?.();
+      }
     },
     {
       connection: options.connection,
@@ -42,9 +50,12 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       settings: { backoffStrategy: exponentialJitterBackoff },
     },
   );
+  worker.on('completed', () => options.metrics?.jobs.inc({ queue: spec.name, outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     const attempts = job?.opts.attempts ?? 1;
     const final = job ? job.attemptsMade >= attempts || err instanceof UnrecoverableError : true;
+    options.metrics?.jobs.inc({ queue: spec.name, outcome: final ? 'failed' : 'retried' });
+    (final ? options.metrics?.deadLetters : options.metrics?.retries)?.inc({ queue: spec.name });
     options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
     if (final && job && options.onFailedForGood) {
       options.onFailedForGood(job, err).catch((cause: unknown) => options.logger.error({ err: cause, jobId: job.id }, 'could not hand over a job that failed for good'));

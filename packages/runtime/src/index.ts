@@ -11,3 +11,6 @@ export * from './backoff.js';
 export * from './lock.js';
 export * from './notifier.js';
 export * from './dead-letters.js';
+export * from './metrics.js';
+export * from './ops-server.js';
+export * from './worker-ops.js';

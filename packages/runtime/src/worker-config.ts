@@ -6,4 +6,6 @@ import { env } from './config.js';
  */
 export const workerConfigShape = {
   JOB_LOCK_MS: env.positiveInt(30_000),
+  /** Where the worker's /health, /ready and /metrics listen (its METRICS_PORT is per worker). */
+  METRICS_HOST: env.string('0.0.0.0'),
 };

@@ -98,6 +98,28 @@ export interface ChatMessageRecord {
   content: string;
   dedupeKey: string;
   createdAt: number;
+  /** When the message was last edited, or null if never. */
+  editedAt: number | null;
+}
+
+/** The chat message that shows a case in the report channel; later changes edit it. */
+export interface CaseMessageRecord {
+  caseId: string;
+  channel: string;
+  /** The chat platform's id of the message. */
+  messageId: string;
+  updatedAt: number;
+}
+
+/**
+ * Proof that something was delivered to an outside system (an HTTP chat post or DM, a webhook),
+ * keyed by a deterministic key (the notification job id), so a redelivered job delivers nothing twice.
+ */
+export interface DeliveryRecord {
+  key: string;
+  /** The receiving system's id for what was delivered (a chat message id), or null when it has none. */
+  externalId: string | null;
+  deliveredAt: number;
 }
 
 export interface Page {

@@ -662,6 +662,94 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       it('lists nothing when no message was recorded', async () => {
         expect(await store.listMessages(10)).toEqual([]);
       });
+
+      it('a recorded message is not edited', async () => {
+        expect((await store.recordMessage(message('k1'))).editedAt).toBeNull();
+      });
+
+      it('editMessage replaces the content, sets editedAt and keeps the rest', async () => {
+        const first = await store.recordMessage(message('k1', 'before'));
+        const edited = await store.editMessage(first.id, 'after', 9_000);
+        expect(edited).toEqual({ ...first, content: 'after', editedAt: 9_000 });
+        expect(await store.listMessages(10)).toEqual([edited]);
+        const again = await store.editMessage(first.id, 'after again', 9_500);
+        expect(again).toEqual({ ...first, content: 'after again', editedAt: 9_500 });
+      });
+
+      it('editMessage of an unknown id returns null and records nothing', async () => {
+        expect(await store.editMessage('nope', 'content', 9_000)).toBeNull();
+        expect(await store.listMessages(10)).toEqual([]);
+      });
+
+      it('editing does not move a message in the listing', async () => {
+        const m1 = await store.recordMessage(message('k1'));
+        const m2 = await store.recordMessage(message('k2'));
+        const edited = await store.editMessage(m1.id, 'edited', Date.now() + 60_000);
+        expect(await store.listMessages(10)).toEqual([m2, edited]);
+      });
+
+      it('a repeated dedupeKey still returns the message as edited', async () => {
+        const first = await store.recordMessage(message('k1', 'first'));
+        const edited = await store.editMessage(first.id, 'edited', 9_000);
+        expect(await store.recordMessage(message('k1', 'other'))).toEqual(edited);
+      });
+    });
+
+    describe('case messages', () => {
+      const caseMessage = (caseId: string, messageId: string, updatedAt = 1_000) => ({ caseId, channel: 'reports', messageId, updatedAt });
+
+      it('returns null before a case message is set', async () => {
+        expect(await store.getCaseMessage('c1')).toBeNull();
+      });
+
+      it('sets and reads back the message of a case', async () => {
+        await store.setCaseMessage(caseMessage('c1', 'm1'));
+        expect(await store.getCaseMessage('c1')).toEqual(caseMessage('c1', 'm1'));
+      });
+
+      it('setting it again replaces it (the re-post of an undo)', async () => {
+        await store.setCaseMessage(caseMessage('c1', 'm1'));
+        await store.setCaseMessage({ caseId: 'c1', channel: 'other-channel', messageId: 'm2', updatedAt: 2_000 });
+        expect(await store.getCaseMessage('c1')).toEqual({ caseId: 'c1', channel: 'other-channel', messageId: 'm2', updatedAt: 2_000 });
+      });
+
+      it('keeps cases apart', async () => {
+        await store.setCaseMessage(caseMessage('c1', 'm1'));
+        await store.setCaseMessage(caseMessage('c2', 'm2'));
+        await store.setCaseMessage(caseMessage('c1', 'm3'));
+        expect((await store.getCaseMessage('c1'))?.messageId).toBe('m3');
+        expect((await store.getCaseMessage('c2'))?.messageId).toBe('m2');
+      });
+    });
+
+    describe('deliveries', () => {
+      it('returns null for a key never delivered', async () => {
+        expect(await store.findDelivery('job-1')).toBeNull();
+      });
+
+      it('records a delivery and finds it by key, with or without an external id', async () => {
+        const chat = { key: 'job-1', externalId: 'platform-msg-7', deliveredAt: 5_000 };
+        const webhook = { key: 'job-2', externalId: null, deliveredAt: 6_000 };
+        expect(await store.recordDelivery(chat)).toEqual(chat);
+        expect(await store.recordDelivery(webhook)).toEqual(webhook);
+        expect(await store.findDelivery('job-1')).toEqual(chat);
+        expect(await store.findDelivery('job-2')).toEqual(webhook);
+      });
+
+      it('is idempotent on the key: the first record wins and is returned', async () => {
+        const first = { key: 'job-1', externalId: 'a', deliveredAt: 5_000 };
+        await store.recordDelivery(first);
+        expect(await store.recordDelivery({ key: 'job-1', externalId: 'b', deliveredAt: 7_000 })).toEqual(first);
+        expect(await store.findDelivery('job-1')).toEqual(first);
+      });
+
+      it('of concurrent records with one key, all answer the same first record', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => store.recordDelivery({ key: 'job-race', externalId: `m${i}`, deliveredAt: 1_000 + i })),
+        );
+        expect(new Set(results.map((r) => r.externalId)).size).toBe(1);
+        expect(await store.findDelivery('job-race')).toEqual(results[0]);
+      });
     });
   });
 }

@@ -1,8 +1,10 @@
 import type {
   ApiKeyRecord,
   CaseEvent,
+  CaseMessageRecord,
   CaseRecord,
   ChatMessageRecord,
+  DeliveryRecord,
   ModeratorRecord,
   NewReport,
   Page,
@@ -60,8 +62,20 @@ export interface Store {
   caseHistory(caseId: string): Promise<CaseEvent[]>;
 
   /** Idempotent on dedupeKey: the same key returns the message first recorded. */
-  recordMessage(message: Omit<ChatMessageRecord, 'id' | 'createdAt'>): Promise<ChatMessageRecord>;
+  recordMessage(message: Omit<ChatMessageRecord, 'id' | 'createdAt' | 'editedAt'>): Promise<ChatMessageRecord>;
+  /** Replaces a recorded message's content and sets editedAt; null when no message has that id. */
+  editMessage(id: string, content: string, at: number): Promise<ChatMessageRecord | null>;
+  /** Newest first (by creation; an edit does not move a message). */
   listMessages(limit: number): Promise<ChatMessageRecord[]>;
+
+  /** The chat message currently showing the case, or null before it was first posted. */
+  getCaseMessage(caseId: string): Promise<CaseMessageRecord | null>;
+  /** Inserts or replaces the case's message (a re-post on undo replaces it). */
+  setCaseMessage(message: CaseMessageRecord): Promise<void>;
+
+  findDelivery(key: string): Promise<DeliveryRecord | null>;
+  /** Idempotent on key: the first record wins and is returned; a later one changes nothing. */
+  recordDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord>;
 
   close(): Promise<void>;
 }

@@ -89,6 +89,12 @@ describe('case, messages, jobs', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
   });
 
+  it('notifications dead on an empty system says there are none', async () => {
+    const r = await sys.cli(['notifications', 'dead']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('0 dead notification(s)');
+  });
+
   it('jobs failed says clearly when Redis does not answer', async () => {
     expectOneLineError(await sys.cli(['jobs', 'failed'], { REDIS_URL: 'redis://127.0.0.1:1' }), /did not answer/);
   });
@@ -110,6 +116,10 @@ describe('configuration', () => {
     ['intake', { INTAKE_CONCURRENCY: 'many' }, /INTAKE_CONCURRENCY/],
     ['moderation', { HIDE_USERNAME: 'maybe' }, /HIDE_USERNAME/],
     ['gateway', { REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+    ['gateway', { USER_DIRECTORY_URL: 'directory.internal' }, /USER_DIRECTORY_URL/],
+    ['notification', { NOTIFY_ATTEMPTS: '0' }, /NOTIFY_ATTEMPTS/],
+    ['notification', { CHAT_API_URL: 'http://127.0.0.1:1/chat' }, /CHAT_TOKEN: required when CHAT_API_URL is set/],
+    ['notification', { DECISION_WEBHOOK_URL: 'http://127.0.0.1:1/hook' }, /DECISION_WEBHOOK_SECRET: required when DECISION_WEBHOOK_URL is set/],
   ] as const)('%s stops at start with one line naming %j', async (app, env, pattern) => {
     const r = await runNode(APPS[app], [], { ...sys.env, ...env });
     expect(r.code).toBe(1);

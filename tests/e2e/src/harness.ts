@@ -13,8 +13,12 @@ export const APPS = {
   gateway: 'apps/gateway/dist/main.js',
   intake: 'apps/intake-worker/dist/main.js',
   moderation: 'apps/moderation-worker/dist/main.js',
+  notification: 'apps/notification-worker/dist/main.js',
 } as const;
 export type AppName = keyof typeof APPS;
+
+/** The queue each worker consumes: it is ready once it registered there. */
+const WORKER_QUEUES: Record<Exclude<AppName, 'gateway'>, string> = { intake: 'intake', moderation: 'decisions', notification: 'notifications' };
 
 export interface HttpResult<T = any> {
   status: number;
@@ -89,6 +93,8 @@ export class System {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Many systems run at once: worker ops ports are off unless a test asks for one.
+      METRICS_PORT: '0',
       ...(process.env['MONGODB_URL'] ? { MONGODB_URL: process.env['MONGODB_URL'], MONGODB_DB: `rm_${prefix}` } : {}),
       ...extraEnv,
     };
@@ -122,7 +128,7 @@ export class System {
       // Workers are ready once their BullMQ worker registered; a short wait for its first poll.
       await this.waitFor(async () => {
         if (child.exitCode !== null) throw new Error(`${app} exited: ${lines.join('')}`);
-        return this.workerCount(app === 'intake' ? 'intake' : 'decisions').then((n) => n > 0);
+        return this.workerCount(WORKER_QUEUES[app]).then((n) => n > 0);
       }, 20_000);
     }
   }
@@ -154,7 +160,7 @@ export class System {
   queue(name: string): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      this.redis ??= new Redis(redisUrl(), { maxRetriesPerRequest: null });
+      this.redis ??= new Redis(this.env['REDIS_URL']!, { maxRetriesPerRequest: null });
       q = new Queue(name, { connection: this.redis, prefix: this.prefix });
       this.queues.set(name, q);
     }

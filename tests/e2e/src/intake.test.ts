@@ -19,6 +19,8 @@ describe('intake worker', () => {
     const id = res.body.id as string;
     await sys.waitFor(async () => (await count('700')) === 1);
     const queue = sys.queue('intake');
+    // Stored is not finished: the job still notes the open case and enqueues its notification.
+    await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
     const job = (await queue.getJob(id))!;
     const data = job.data;
     await job.remove();

@@ -34,6 +34,9 @@ async function openCase(n = 1): Promise<{ userId: string; ids: string[] }> {
   return { userId, ids };
 }
 
+/** What the embedded chat recorder holds (`messages list`). */
+const messages = async () => JSON.parse((await sys.cli(['messages', 'list', '--limit', '1000', '--json'])).stdout) as { id: string; channel: string; kind: string; content: string; editedAt: number | null }[];
+
 const act = (action: string, reportId: string, body: Record<string, unknown>) => sys.post(`/v1/reports/${reportId}/${action}`, handler.auth, body);
 const as = (id: string) => ({ moderator: { id } });
 
@@ -104,8 +107,7 @@ describe('approve, dismiss, undo', () => {
       success: true,
       data: { message: expect.any(String), newMessageId: expect.any(String), reports: ids, moderator: { id: 'm2', username: 'bob' }, hideUsername: false },
     });
-    const messages = JSON.parse((await sys.cli(['messages', 'list', '--json'])).stdout) as { id: string; kind: string }[];
-    expect(messages.find((m) => m.id === undo.body.data.newMessageId)?.kind).toBe('case.reopened');
+    expect((await messages()).find((m) => m.id === undo.body.data.newMessageId)?.kind).toBe('case.reopened');
     expect((await sys.get(`/v1/reports/${userId}`, viewer.auth)).body.reports[0].banned).toBe(false);
     expect((await sys.post('/v1/reports/check', submitter.auth, { userId, reporterId: 'someone-new' })).body.canReport).toBe(true);
 
@@ -129,9 +131,10 @@ describe('approve, dismiss, undo', () => {
       reportChannel: 'reports',
       hideUsername: false,
     });
-    const messages = JSON.parse((await sys.cli(['messages', 'list', '--json'])).stdout) as { channel: string; content: string }[];
-    const dms = messages.filter((m) => m.channel.startsWith('dm:') && m.content.includes('No evidence of cheating'));
-    expect(dms).toHaveLength(2);
+    // The DMs are notifications: sent by the notification worker shortly after the answer.
+    const dms = async () => (await messages()).filter((m) => m.channel.startsWith('dm:') && m.content.includes('No evidence of cheating'));
+    await sys.waitFor(async () => (await dms()).length >= 2, 15_000, 'the DMs');
+    expect(await dms()).toHaveLength(2);
     // A dismissed case frees the reporters to report the user again.
     const again = await sys.post('/v1/reports/new', submitter.auth, report(userId, `rep-${nextReporter - 1}`));
     expect(again.status).toBe(200);
@@ -163,6 +166,18 @@ describe('approve, dismiss, undo', () => {
       ['approve', 'm2', 'open', 'approved'],
       ['undo', 'm1', 'approved', 'open'],
     ]);
+  });
+});
+
+describe('chat messages (embedded recorder)', () => {
+  it('a new case is posted to the report channel and each decision edits that message', async () => {
+    const { userId, ids } = await openCase();
+    const caseMessage = async () => (await messages()).find((m) => m.kind === 'case.opened' && m.content.includes(`(${userId})`));
+    await sys.waitFor(async () => (await caseMessage()) !== undefined, 15_000, 'the case message');
+    expect(await caseMessage()).toMatchObject({ channel: 'reports', editedAt: null });
+    expect((await act('claim', ids[0]!, as('m1'))).status).toBe(200);
+    await sys.waitFor(async () => (await caseMessage())?.content.includes('claimed by alice') === true, 15_000, 'the edit');
+    expect((await caseMessage())?.editedAt).toEqual(expect.any(Number));
   });
 });
 

@@ -10,23 +10,27 @@ export class CliError extends Error {}
 export class CliContext {
   readonly config = loadConfig(commonConfig);
   private store?: Promise<Store>;
-  private redis?: Redis;
+  private connection?: Redis;
   private readonly queues = new Map<QueueKey, Queue>();
 
   getStore(): Promise<Store> {
     return (this.store ??= createStore(this.config));
   }
 
+  async redis(): Promise<Redis> {
+    if (!this.connection) {
+      this.connection = createRedis(this.config.REDIS_URL);
+      await waitForRedis(this.connection, 5_000).catch(() => {
+        throw new CliError(`Redis at ${this.config.REDIS_URL} did not answer; is the system started (npm start)?`);
+      });
+    }
+    return this.connection;
+  }
+
   async queue(key: QueueKey): Promise<Queue> {
     let q = this.queues.get(key);
     if (!q) {
-      if (!this.redis) {
-        this.redis = createRedis(this.config.REDIS_URL);
-        await waitForRedis(this.redis, 5_000).catch(() => {
-          throw new CliError(`Redis at ${this.config.REDIS_URL} did not answer; is the system started (npm start)?`);
-        });
-      }
-      q = new Queue(QUEUES[key].name, { connection: this.redis, prefix: this.config.QUEUE_PREFIX });
+      q = new Queue(QUEUES[key].name, { connection: await this.redis(), prefix: this.config.QUEUE_PREFIX });
       this.queues.set(key, q);
     }
     return q;
@@ -34,7 +38,7 @@ export class CliContext {
 
   async close(): Promise<void> {
     for (const q of this.queues.values()) await q.close();
-    if (this.redis) this.redis.disconnect();
+    if (this.connection) this.connection.disconnect();
     if (this.store) await (await this.store).close();
   }
 }

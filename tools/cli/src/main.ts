@@ -4,7 +4,9 @@ import { apikeyCommand } from './commands/apikey.js';
 import { caseCommand } from './commands/case.js';
 import { jobsCommand } from './commands/jobs.js';
 import { messagesCommand } from './commands/messages.js';
+import { notificationsCommand } from './commands/notifications.js';
 import { moderatorCommand } from './commands/moderator.js';
+import { queuesCommand } from './commands/queues.js';
 import { userCommand } from './commands/user.js';
 import { CliContext, CliError } from './context.js';
 
@@ -20,7 +22,9 @@ const program = new Command('rm')
   .addCommand(moderatorCommand(ctx))
   .addCommand(caseCommand(ctx))
   .addCommand(messagesCommand(ctx))
-  .addCommand(jobsCommand(ctx));
+  .addCommand(notificationsCommand(ctx))
+  .addCommand(jobsCommand(ctx))
+  .addCommand(queuesCommand(ctx));
 
 let code = 0;
 try {

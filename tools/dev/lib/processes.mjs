@@ -9,6 +9,7 @@ export const APPS = {
   gateway: 'apps/gateway/dist/main.js',
   'intake-worker': 'apps/intake-worker/dist/main.js',
   'moderation-worker': 'apps/moderation-worker/dist/main.js',
+  'notification-worker': 'apps/notification-worker/dist/main.js',
 };
 
 function prefixLines(stream, prefix, out) {

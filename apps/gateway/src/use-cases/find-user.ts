@@ -1,5 +1,5 @@
 import { AppError } from '@rm/contracts';
-import type { DirectoryUser, UserDirectory } from '@rm/platforms';
+import { PlatformError, type DirectoryUser, type UserDirectory } from '@rm/platforms';
 
 /** The reported user from the game platform's directory, or a 404 the caller can act on. */
 export async function findReportedUser(directory: UserDirectory, userId: string): Promise<DirectoryUser> {
@@ -7,7 +7,8 @@ export async function findReportedUser(directory: UserDirectory, userId: string)
   try {
     user = await directory.getUser(userId);
   } catch (err) {
-    throw new AppError('UNAVAILABLE', `The game platform user directory is unavailable: ${(err as Error).message}`);
+    const why = err instanceof PlatformError ? err.reason : (err as Error).message;
+    throw new AppError('UNAVAILABLE', `The game platform user directory is unavailable: ${why}; nothing was recorded, try again`);
   }
   if (!user) throw new AppError('NOT_FOUND', `User ${userId} not found on the game platform`);
   return user;

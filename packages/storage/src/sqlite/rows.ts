@@ -1,5 +1,15 @@
 import type { Permission } from '@rm/contracts';
-import type { ApiKeyRecord, CaseEvent, CaseRecord, CaseState, ChatMessageRecord, ReportRecord, UserRecord } from '../records.js';
+import type {
+  ApiKeyRecord,
+  CaseEvent,
+  CaseMessageRecord,
+  CaseRecord,
+  CaseState,
+  ChatMessageRecord,
+  DeliveryRecord,
+  ReportRecord,
+  UserRecord,
+} from '../records.js';
 
 /** Row shapes as SQLite returns them, and their mapping to records. */
 export interface ApiKeyRow {
@@ -107,6 +117,7 @@ export interface MessageRow {
   content: string;
   dedupe_key: string;
   created_at: number;
+  edited_at: number | null;
 }
 export const toMessage = (r: MessageRow): ChatMessageRecord => ({
   id: r.id,
@@ -115,4 +126,25 @@ export const toMessage = (r: MessageRow): ChatMessageRecord => ({
   content: r.content,
   dedupeKey: r.dedupe_key,
   createdAt: r.created_at,
+  editedAt: r.edited_at,
 });
+
+export interface CaseMessageRow {
+  case_id: string;
+  channel: string;
+  message_id: string;
+  updated_at: number;
+}
+export const toCaseMessage = (r: CaseMessageRow): CaseMessageRecord => ({
+  caseId: r.case_id,
+  channel: r.channel,
+  messageId: r.message_id,
+  updatedAt: r.updated_at,
+});
+
+export interface DeliveryRow {
+  key: string;
+  external_id: string | null;
+  delivered_at: number;
+}
+export const toDelivery = (r: DeliveryRow): DeliveryRecord => ({ key: r.key, externalId: r.external_id, deliveredAt: r.delivered_at });

@@ -80,4 +80,20 @@ export const MIGRATIONS: string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 2: chat messages can be edited; each case remembers its chat message; deliveries to outside
+  // systems are recorded so a redelivered notification sends nothing twice.
+  `
+  ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+  CREATE TABLE case_messages (
+    case_id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE deliveries (
+    key TEXT PRIMARY KEY,
+    external_id TEXT,
+    delivered_at INTEGER NOT NULL
+  );
+  `,
 ];

@@ -6,8 +6,10 @@ import { DuplicateError, OpenCaseConflictError } from '../errors.js';
 import type {
   ApiKeyRecord,
   CaseEvent,
+  CaseMessageRecord,
   CaseRecord,
   ChatMessageRecord,
+  DeliveryRecord,
   ModeratorRecord,
   NewReport,
   Page,
@@ -20,12 +22,16 @@ import type { Store } from '../store.js';
 import {
   toApiKey,
   toCase,
+  toCaseMessage,
+  toDelivery,
   toEvent,
   toMessage,
   toReport,
   toUser,
   type ApiKeyRow,
+  type CaseMessageRow,
   type CaseRow,
+  type DeliveryRow,
   type EventRow,
   type MessageRow,
   type ReportRow,
@@ -120,6 +126,17 @@ export function openSqliteStore(file: string): Store {
     ),
     // rowid breaks ties within one millisecond by insertion order (id is a random UUID, no order).
     listMessages: db.prepare<[number], MessageRow>(`SELECT * FROM messages ORDER BY created_at DESC, rowid DESC LIMIT ?`),
+    editMessage: db.prepare<[string, number, string], MessageRow>(`UPDATE messages SET content = ?, edited_at = ? WHERE id = ? RETURNING *`),
+    getCaseMessage: db.prepare<[string], CaseMessageRow>(`SELECT * FROM case_messages WHERE case_id = ?`),
+    setCaseMessage: db.prepare(
+      `INSERT INTO case_messages (case_id, channel, message_id, updated_at) VALUES (@caseId, @channel, @messageId, @updatedAt)
+       ON CONFLICT (case_id) DO UPDATE SET channel = excluded.channel, message_id = excluded.message_id, updated_at = excluded.updated_at`,
+    ),
+    findDelivery: db.prepare<[string], DeliveryRow>(`SELECT * FROM deliveries WHERE key = ?`),
+    // DO NOTHING + the read after it: the first record wins, a concurrent second one reads it.
+    insertDelivery: db.prepare(
+      `INSERT INTO deliveries (key, external_id, delivered_at) VALUES (@key, @externalId, @deliveredAt) ON CONFLICT (key) DO NOTHING`,
+    ),
   };
 
   const insertOrDuplicate = (what: string, id: string, run: () => void) => {
@@ -185,12 +202,17 @@ export function openSqliteStore(file: string): Store {
     return toCase(q.getCase.get(t.caseId)!);
   });
 
-  const recordMessage = db.transaction((m: Omit<ChatMessageRecord, 'id' | 'createdAt'>): ChatMessageRecord => {
+  const recordMessage = db.transaction((m: Omit<ChatMessageRecord, 'id' | 'createdAt' | 'editedAt'>): ChatMessageRecord => {
     const existing = q.messageByKey.get(m.dedupeKey);
     if (existing) return toMessage(existing);
-    const record: ChatMessageRecord = { ...m, id: randomUUID(), createdAt: Date.now() };
+    const record: ChatMessageRecord = { ...m, id: randomUUID(), createdAt: Date.now(), editedAt: null };
     q.insertMessage.run(record);
     return record;
+  });
+
+  const recordDelivery = db.transaction((d: DeliveryRecord): DeliveryRecord => {
+    q.insertDelivery.run(d);
+    return toDelivery(q.findDelivery.get(d.key)!);
   });
 
   let closed = false;
@@ -278,6 +300,24 @@ export function openSqliteStore(file: string): Store {
     },
     async listMessages(limit) {
       return q.listMessages.all(limit).map(toMessage);
+    },
+    async editMessage(id, content, at) {
+      const row = q.editMessage.get(content, at, id);
+      return row ? toMessage(row) : null;
+    },
+    async getCaseMessage(caseId) {
+      const row = q.getCaseMessage.get(caseId);
+      return row ? toCaseMessage(row) : null;
+    },
+    async setCaseMessage(m: CaseMessageRecord) {
+      q.setCaseMessage.run(m);
+    },
+    async findDelivery(key) {
+      const row = q.findDelivery.get(key);
+      return row ? toDelivery(row) : null;
+    },
+    async recordDelivery(d) {
+      return recordDelivery.immediate(d);
     },
     async close() {
       if (closed) return;

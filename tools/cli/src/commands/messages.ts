@@ -13,7 +13,11 @@ export function messagesCommand(ctx: () => CliContext): Command {
       if (!Number.isSafeInteger(limit) || limit < 1) throw new CliError(`--limit must be a whole number, at least 1 (got ${opts.limit})`);
       const messages = await (await ctx().getStore()).listMessages(limit);
       if (opts.json) return print(JSON.stringify(messages));
-      table(['ID', 'WHEN', 'CHANNEL', 'KIND', 'CONTENT'], messages.map((m) => [m.id, new Date(m.createdAt).toISOString(), m.channel, m.kind, m.content]));
+      // A case message spans lines; the table shows it on one.
+      table(
+        ['ID', 'WHEN', 'CHANNEL', 'KIND', 'EDITED', 'CONTENT'],
+        messages.map((m) => [m.id, new Date(m.createdAt).toISOString(), m.channel, m.kind, m.editedAt === null ? '-' : new Date(m.editedAt).toISOString(), m.content.replaceAll('\n', ' | ')]),
+      );
     });
   return cmd;
 }

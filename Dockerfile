@@ -1,0 +1,13 @@
+# One image for every process of the system; the compose file picks the entry point per service.
+FROM node:20-bookworm-slim AS build
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && NX_DAEMON=false NX_NO_CLOUD=true npx nx run-many -t build --outputStyle=static && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production DATA_DIR=/data
+COPY --from=build /app /app
+USER node
+CMD ["node", "apps/gateway/dist/main.js"]

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '@rm/contracts';
+import type { Metrics } from '@rm/runtime';
+
+/** Counts every answered request by route template and status, and its latency. */
+export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+  // Refusals by a limit, by which limit: a rising rate says a client or a key needs attention.
+  app.addHook('onError', async (_request, _reply, error) => {
+    if (error instanceof AppError && (error.code === 'RATE_LIMITED' || error.code === 'DAILY_LIMIT')) {
+      metrics.refusals.inc({ reason: error.code === 'RATE_LIMITED' ? 'rate' : 'daily' });
+    }
+  });
+}

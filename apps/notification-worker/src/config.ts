@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { chatConfigShape, webhookConfigShape } from '@rm/platforms';
+import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
+
+export const notificationConfig = commonConfig.extend({
+  ...workerConfigShape,
+  /** Port of /health, /ready and /metrics; 0 turns it off. */
+  METRICS_PORT: env.port(9103),
+  ...chatConfigShape,
+  ...webhookConfigShape,
+  // Declared here too: decisions fan out into DM and webhook jobs enqueued by this worker.
+  ...notifyPolicyShape,
+  /** Notification jobs processed at once by this process. */
+  NOTIFY_CONCURRENCY: env.positiveInt(5),
+});
+export type NotificationConfig = z.infer<typeof notificationConfig>;

@@ -1,0 +1,15 @@
+import type { NotificationJob } from '@rm/contracts';
+import type { ChatPlatform, DecisionWebhook } from '@rm/platforms';
+import type { Store } from '@rm/storage';
+
+/** Everything the notification use cases talk to, built by main.ts. */
+export interface NotificationDeps {
+  store: Store;
+  chat: ChatPlatform;
+  /** null when DECISION_WEBHOOK_URL is not set. */
+  webhook: DecisionWebhook | null;
+  notify: (job: NotificationJob) => Promise<void>;
+  /** Runs `fn` holding the case's message lock: one writer per case message at a time. */
+  lockCase: <T>(caseId: string, fn: () => Promise<T>) => Promise<T>;
+  settings: { reportChannel: string; hideUsername: boolean };
+}

@@ -1,0 +1,41 @@
+import type { DecisionWebhookBody, NotificationOf } from '@rm/contracts';
+import type { NotificationDeps } from './deps.js';
+
+type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>;
+
+/**
+ * A decision's own deliveries as jobs of their own, so each retries (and dead-letters) on its own:
+ * a DM to every reporter of a dismissal with `dm: true`, and the webhook when one is configured.
+ * Their ids derive from the decision, so running this twice enqueues nothing twice.
+ */
+export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionNotification): Promise<void> {
+  const { caseId, decisionId, requestId } = job;
+  const trace = requestId !== undefined ? { requestId } : {};
+  if (job.kind === 'case.dismissed' && job.dm) {
+    for (const reporterId of await deps.store.caseReporterIds(caseId)) {
+      await deps.notify({ kind: 'reporter.dm', caseId, decisionId, reporterId, ...(job.reason !== undefined && { reason: job.reason }), ...trace });
+    }
+  }
+  if (deps.webhook) await deps.notify({ kind: 'decision.webhook', decisionId, body: await webhookBody(deps.store, job), ...trace });
+}
+
+async function webhookBody(store: NotificationDeps['store'], job: DecisionNotification): Promise<DecisionWebhookBody> {
+  const [c, reportIds, moderator] = await Promise.all([store.getCase(job.caseId), store.caseReportIds(job.caseId), store.getModerator(job.moderatorId)]);
+  if (!c) throw new Error(`case ${job.caseId} not found`);
+  const common = {
+    decisionId: job.decisionId,
+    caseId: job.caseId,
+    userId: c.userId,
+    reportIds,
+    moderator: { id: job.moderatorId, username: moderator?.username ?? job.moderatorId },
+    at: job.at,
+  };
+  switch (job.kind) {
+    case 'case.approved':
+      return { ...common, event: 'approved', ban: 'set' };
+    case 'case.dismissed':
+      return { ...common, event: 'dismissed', ban: null, ...(job.reason !== undefined && { reason: job.reason }) };
+    case 'case.reopened':
+      return { ...common, event: 'undone', ban: job.undid === 'approved' ? 'lift' : null };
+  }
+}

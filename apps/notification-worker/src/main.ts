@@ -1,0 +1,76 @@
+import { QUEUES } from '@rm/contracts';
+import { UnrecoverableError } from 'bullmq';
+import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
+import {
+  createConsumer,
+  createLogger,
+  createNotifier,
+  createRedis,
+  DeadLetters,
+  loadConfig,
+  onShutdown,
+  runMain,
+  startWorkerOps,
+  waitForRedis,
+  withLock,
+  type Logger,
+} from '@rm/runtime';
+import { createStore } from '@rm/storage';
+import { notificationConfig } from './config.js';
+import { notificationHandlers } from './handlers.js';
+
+let logger: Logger | undefined;
+
+runMain('notification-worker', async () => {
+  const config = loadConfig(notificationConfig);
+  const log = (logger = createLogger('notification-worker', config.LOG_LEVEL));
+  const store = await createStore(config);
+  const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
+  await waitForRedis(redis);
+  const ops = await startWorkerOps('notification-worker', config, {
+    redis,
+    prefix: config.QUEUE_PREFIX,
+    storeProbe: () => store.getApiKey('readiness-probe'),
+    queueNames: [QUEUES.notifications.name, QUEUES.notificationsDead.name],
+    logger: log,
+  });
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const deadLetters = new DeadLetters(redis, config.QUEUE_PREFIX);
+  // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.
+  const lock = { ttlMs: 15 * config.PLATFORM_TIMEOUT_MS, waitMs: 3 * config.PLATFORM_TIMEOUT_MS };
+  const handle = notificationHandlers({
+    store,
+    chat: createChatPlatform(config, store),
+    webhook: createDecisionWebhook(config, store),
+    notify: notifier.notify,
+    lockCase: (caseId, fn) => withLock(redis, `${config.QUEUE_PREFIX}:lock:case-message:${caseId}`, lock, fn),
+    settings: { reportChannel: config.REPORT_CHANNEL_ID, hideUsername: config.HIDE_USERNAME },
+  });
+
+  const worker = createConsumer(
+    'notifications',
+    async (job, bullJob) => {
+      try {
+        const result = await handle(job, String(bullJob.id));
+        log.info({ kind: job.kind, jobId: bullJob.id, requestId: job.requestId }, 'notification delivered');
+        return result;
+      } catch (err) {
+        // A 4xx will not pass by retrying: straight to the dead-letter queue for an operator.
+        if (err instanceof PlatformError && !err.retryable) throw new UnrecoverableError(err.message);
+        throw err;
+      }
+    },
+    {
+      connection: redis,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.NOTIFY_CONCURRENCY,
+      logger: log,
+      lockMs: config.JOB_LOCK_MS,
+      metrics: ops.metrics,
+      onFailedForGood: (job, err) => deadLetters.bury(job, err),
+    },
+  );
+  onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), () => deadLetters.close(), () => redis.quit(), () => store.close()]);
+  void worker.run();
+  log.info({ concurrency: config.NOTIFY_CONCURRENCY, chat: config.CHAT_API_URL ? 'http' : 'embedded', webhook: Boolean(config.DECISION_WEBHOOK_URL) }, 'notification worker running');
+}, () => logger);

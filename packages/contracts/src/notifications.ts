@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * The body of the optional decision webhook (`DECISION_WEBHOOK_URL`), sent as JSON and signed with
+ * HMAC-SHA256 of the raw body (`X-Signature: sha256=<hex>`) so a game server can enforce bans.
+ */
+export const DecisionWebhookBody = z.object({
+  event: z.enum(['approved', 'dismissed', 'undone']),
+  decisionId: z.string(),
+  caseId: z.string(),
+  userId: z.string(),
+  reportIds: z.array(z.string()),
+  moderator: z.object({ id: z.string(), username: z.string() }),
+  /** What the decision did to the user's ban: set (approve), lift (undo of an approval), or nothing. */
+  ban: z.enum(['set', 'lift']).nullable(),
+  reason: z.string().optional(),
+  /** When the decision was applied, milliseconds since the epoch. */
+  at: z.number().int(),
+});
+export type DecisionWebhookBody = z.infer<typeof DecisionWebhookBody>;
+
+const aboutCase = { caseId: z.string(), requestId: z.string().optional() };
+const decision = { ...aboutCase, decisionId: z.string(), moderatorId: z.string(), at: z.number().int() };
+
+/** A chat message as the platform knows it: where it is and its id there. */
+export const MessageRef = z.object({ channel: z.string(), messageId: z.string() });
+
+/**
+ * Payload of a job on the notifications queue. `case.*` jobs bring the case's chat message in line
+ * with the case (post it if it is not there yet, else edit it); decisions also fan out into
+ * `reporter.dm` and `decision.webhook` jobs.
+ */
+export const NotificationJob = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('case.opened'), ...aboutCase, reportId: z.string() }),
+  z.object({ kind: z.literal('case.appended'), ...aboutCase, reportId: z.string() }),
+  z.object({ kind: z.literal('case.claimed'), ...decision }),
+  z.object({ kind: z.literal('case.unclaimed'), ...decision }),
+  z.object({ kind: z.literal('case.approved'), ...decision }),
+  z.object({ kind: z.literal('case.dismissed'), ...decision, dm: z.boolean(), reason: z.string().optional() }),
+  z.object({
+    kind: z.literal('case.reopened'),
+    ...decision,
+    undid: z.enum(['approved', 'dismissed']),
+    /** The message the case had before the undo re-posted it; edited to point at the new one. */
+    previousMessage: MessageRef.optional(),
+  }),
+  z.object({ kind: z.literal('reporter.dm'), ...aboutCase, decisionId: z.string(), reporterId: z.string(), reason: z.string().optional() }),
+  z.object({ kind: z.literal('decision.webhook'), decisionId: z.string(), body: DecisionWebhookBody, requestId: z.string().optional() }),
+]);
+export type NotificationJob = z.infer<typeof NotificationJob>;
+export type NotificationKind = NotificationJob['kind'];
+export type NotificationOf<K extends NotificationKind> = Extract<NotificationJob, { kind: K }>;
+
+/**
+ * A notification that failed for good, as kept on the dead-letter queue: the original job's id,
+ * name, data and retry options, so a replay puts back exactly that job.
+ */
+export const DeadNotification = z.object({
+  jobId: z.string(),
+  name: z.string(),
+  /** Raw: a payload that never parsed is dead-lettered too, and shown as it was. */
+  data: z.unknown(),
+  attempts: z.number().int(),
+  backoff: z.object({ type: z.string(), delay: z.number() }).optional(),
+  attemptsMade: z.number().int(),
+  failedReason: z.string(),
+  failedAt: z.number().int(),
+});
+export type DeadNotification = z.infer<typeof DeadNotification>;
+
+/**
+ * Deterministic job ids, so a notification enqueued twice (a redelivered intake or decision job)
+ * is one job. BullMQ ids may not contain ':'; reporter ids are free text, hence the encoding.
+ */
+export function notificationJobId(job: NotificationJob): string {
+  switch (job.kind) {
+    case 'case.opened':
+    case 'case.appended':
+      return `report-${job.reportId}`;
+    case 'case.claimed':
+    case 'case.unclaimed':
+    case 'case.approved':
+    case 'case.dismissed':
+    case 'case.reopened':
+      return `decision-${job.decisionId}`;
+    case 'reporter.dm':
+      return `dm-${job.decisionId}-${encodeURIComponent(job.reporterId)}`;
+    case 'decision.webhook':
+      return `webhook-${job.decisionId}`;
+  }
+}

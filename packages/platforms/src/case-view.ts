@@ -1,0 +1,31 @@
+import type { CaseState, Store } from '@rm/storage';
+
+/** What a case message shows, read from the store when the message is written. */
+export interface CaseView {
+  caseId: string;
+  userId: string;
+  /** The player's name when the first report was taken in. */
+  userName: string;
+  state: CaseState;
+  /** Username of the moderator who holds or decided the case. */
+  moderatorName: string | null;
+  reportIds: string[];
+}
+
+/** null when no such case exists. */
+export async function loadCaseView(store: Store, caseId: string): Promise<CaseView | null> {
+  const [c, reportIds] = await Promise.all([store.getCase(caseId), store.caseReportIds(caseId)]);
+  if (!c) return null;
+  const [first, moderator] = await Promise.all([
+    reportIds[0] ? store.getReport(reportIds[0]) : null,
+    c.claimedBy ? store.getModerator(c.claimedBy) : null,
+  ]);
+  return {
+    caseId: c.id,
+    userId: c.userId,
+    userName: first?.user.name ?? c.userId,
+    state: c.state,
+    moderatorName: c.claimedBy ? (moderator?.username ?? c.claimedBy) : null,
+    reportIds,
+  };
+}

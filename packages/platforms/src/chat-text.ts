@@ -1,0 +1,31 @@
+import type { CaseView } from './case-view.js';
+
+/** Text of the chat messages we send. The player's name is left out when hideUsername is set. */
+
+function status(v: CaseView): string {
+  switch (v.state) {
+    case 'open':
+      return 'open, unclaimed';
+    case 'claimed':
+      return `claimed by ${v.moderatorName}`;
+    case 'approved':
+      return `approved by ${v.moderatorName}: user banned`;
+    case 'dismissed':
+      return `dismissed by ${v.moderatorName}`;
+  }
+}
+
+/** The case message in the report channel; `headline` marks a re-post ("Case reopened"). */
+export function caseMessageText(v: CaseView, hideUsername: boolean, headline = 'Case'): string {
+  const who = hideUsername ? `user ${v.userId}` : `${v.userName} (${v.userId})`;
+  return [`${headline}: ${v.reportIds.length} report(s) about ${who}`, `Status: ${status(v)}`, `Reports: ${v.reportIds.join(', ')}`].join('\n');
+}
+
+/** What the previous message of a case says once an undo has re-posted the case. */
+export function supersededText(newMessageId: string): string {
+  return `This decision was undone and the case re-posted (message ${newMessageId}).`;
+}
+
+export function dismissalDmText(reason: string | undefined): string {
+  return reason ? `Your report was reviewed and dismissed: ${reason}` : 'Your report was reviewed and dismissed.';
+}

@@ -1,0 +1,83 @@
+import { PlatformError, PlatformRateLimitedError } from './errors.js';
+
+export interface HttpTarget {
+  /** Names the platform in errors: "the chat platform did not answer within 3000 ms". */
+  platform: string;
+  /** Every call is aborted after this long (the body included). */
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  /** A 429 asking to wait at most this long is waited out in place; longer ones are thrown. */
+  maxInlineRetryAfterMs: number;
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** The parsed JSON body, or null when there is none or it is not JSON. */
+  body: unknown;
+}
+
+/** How many 429s in a row one call waits out before giving up. */
+const MAX_INLINE_WAITS = 3;
+const DEFAULT_RETRY_AFTER_MS = 1000;
+
+/** `retry-after` is seconds (possibly fractional) or an HTTP date. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number {
+  if (header === null || header.trim() === '') return DEFAULT_RETRY_AFTER_MS;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, date - now);
+}
+
+/**
+ * One HTTP call to a platform with Node's fetch: a timeout on every call, 429 + retry-after
+ * honoured, and network failures turned into a PlatformError that says what happened. Any other
+ * status is returned for the caller to judge.
+ */
+export async function callPlatform(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
+  for (let waits = 0; ; waits++) {
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: { accept: 'application/json', ...(payload !== undefined && { 'content-type': 'application/json' }), ...target.headers },
+        ...(payload !== undefined && { body: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
+        signal: AbortSignal.timeout(target.timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      if ((err as Error).name === 'TimeoutError') throw new PlatformError(target.platform, `did not answer within ${target.timeoutMs} ms`, true);
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new PlatformError(target.platform, `could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message})`, true);
+    }
+    if (res.status === 429) {
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      if (waits >= MAX_INLINE_WAITS || retryAfterMs > target.maxInlineRetryAfterMs) throw new PlatformRateLimitedError(target.platform, retryAfterMs);
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
+      continue;
+    }
+    return { status: res.status, body: parseJson(text) };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+/** A non-2xx answer as an error: 5xx and 408 may pass, other 4xx need someone to fix something. */
+export function statusError(platform: string, what: string, status: number): PlatformError {
+  const retryable = status >= 500 || status === 408;
+  return new PlatformError(platform, `answered ${status} to ${what}`, retryable, status);
+}
+
+export const isOk = (status: number) => status >= 200 && status < 300;
+
+/** Joins a base URL (with or without a trailing slash) and escaped path segments. */
+export function urlOf(base: string, ...segments: string[]): string {
+  return `${base.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`;
+}

@@ -1,0 +1,61 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { CaseView } from './case-view.js';
+import { caseMessageText, dismissalDmText } from './chat-text.js';
+import { signBody } from './decision-webhook.js';
+import { parseRetryAfter, urlOf } from './http.js';
+
+describe('parseRetryAfter', () => {
+  it('reads seconds, fractional ones too', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter('0.25')).toBe(250);
+    expect(parseRetryAfter('0')).toBe(0);
+  });
+
+  it('reads an HTTP date as the time left until then', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    expect(parseRetryAfter('Tue, 01 Jan 2030 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Mon, 31 Dec 2029 23:59:00 GMT', now)).toBe(0);
+  });
+
+  it('falls back to one second when missing or unreadable', () => {
+    expect(parseRetryAfter(null)).toBe(1000);
+    expect(parseRetryAfter('')).toBe(1000);
+    expect(parseRetryAfter('soon')).toBe(1000);
+  });
+});
+
+describe('urlOf', () => {
+  it('joins a base with or without a trailing slash and escapes each segment', () => {
+    expect(urlOf('https://chat.example/api/', 'channels', 'a/b c', 'messages')).toBe('https://chat.example/api/channels/a%2Fb%20c/messages');
+    expect(urlOf('https://dir.example', 'users', '42')).toBe('https://dir.example/users/42');
+  });
+});
+
+describe('signBody', () => {
+  it('is sha256= and the hex HMAC-SHA256 of the raw body', () => {
+    const raw = '{"event":"approved"}';
+    expect(signBody('secret', raw)).toBe(`sha256=${createHmac('sha256', 'secret').update(raw).digest('hex')}`);
+    expect(signBody('secret', raw)).not.toBe(signBody('other', raw));
+  });
+});
+
+describe('chat text', () => {
+  const view: CaseView = { caseId: 'c1', userId: '42', userName: 'griefer', state: 'claimed', moderatorName: 'alice', reportIds: ['r1', 'r2'] };
+
+  it('names the player, the state and the reports', () => {
+    expect(caseMessageText(view, false)).toBe('Case: 2 report(s) about griefer (42)\nStatus: claimed by alice\nReports: r1, r2');
+    expect(caseMessageText({ ...view, state: 'approved' }, false, 'Case reopened')).toMatch(/^Case reopened: .*\nStatus: approved by alice: user banned/);
+  });
+
+  it('leaves the name out when hideUsername is set', () => {
+    const text = caseMessageText(view, true);
+    expect(text).toContain('about user 42');
+    expect(text).not.toContain('griefer');
+  });
+
+  it('DMs the reason when there is one', () => {
+    expect(dismissalDmText('no evidence')).toBe('Your report was reviewed and dismissed: no evidence');
+    expect(dismissalDmText(undefined)).toBe('Your report was reviewed and dismissed.');
+  });
+});

@@ -1,0 +1,44 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { QUEUES, jobIdFor, type NotificationJob } from '@rm/contracts';
+import { env } from './config.js';
+
+/**
+ * The retry policy of notifications, declared by every process that enqueues them: BullMQ keeps
+ * attempts and backoff on the job, so the producer sets them and the notification worker applies them.
+ */
+export const notifyPolicyShape = {
+  /** Attempts per notification before it goes to the dead-letter queue. */
+  NOTIFY_ATTEMPTS: env.positiveInt(QUEUES.notifications.attempts),
+  /** Base delay of the exponential backoff (with jitter) between attempts. */
+  NOTIFY_BACKOFF_MS: env.positiveInt(QUEUES.notifications.backoff.delay),
+};
+export type NotifyPolicy = z.infer<z.ZodObject<typeof notifyPolicyShape>>;
+
+/** Kept after the end so `jobs failed` and the dead-letter replay can find a job; then trimmed. */
+const RETENTION = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
+
+export function notificationJobOptions(attempts: number, backoff: { type: string; delay: number }): JobsOptions {
+  return { attempts, backoff, ...RETENTION };
+}
+
+/** Puts notification jobs on the queue; each job id is derived from its payload, so a repeat is ignored. */
+export interface Notifier {
+  notify(job: NotificationJob): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createNotifier(connection: Redis, prefix: string, policy: NotifyPolicy): Notifier {
+  const queue = new Queue(QUEUES.notifications.name, {
+    connection,
+    prefix,
+    defaultJobOptions: notificationJobOptions(policy.NOTIFY_ATTEMPTS, { type: QUEUES.notifications.backoff.type, delay: policy.NOTIFY_BACKOFF_MS }),
+  });
+  return {
+    async notify(job) {
+      await queue.add(job.kind, job, { jobId: jobIdFor.notifications(job) });
+    },
+    close: () => queue.close(),
+  };
+}

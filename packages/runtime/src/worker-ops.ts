@@ -1,0 +1,48 @@
+import type { Server } from 'node:http';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { Metrics } from './metrics.js';
+import { startOpsServer } from './ops-server.js';
+
+export interface WorkerOps {
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+/**
+ * A worker's metrics and its /health, /ready, /metrics port (METRICS_PORT; 0 turns the port off).
+ * Ready means Redis and the store answer now.
+ */
+export async function startWorkerOps(
+  service: string,
+  config: { METRICS_PORT: number; METRICS_HOST: string },
+  deps: { redis: Redis; prefix: string; storeProbe: () => Promise<unknown>; queueNames: string[]; logger: Logger },
+): Promise<WorkerOps> {
+  const metrics = new Metrics(service);
+  const queues = deps.queueNames.map((name) => new Queue(name, { connection: deps.redis, prefix: deps.prefix }));
+  metrics.watchQueues(queues);
+  let server: Server | undefined;
+  if (config.METRICS_PORT > 0) {
+    server = await startOpsServer({
+      port: config.METRICS_PORT,
+      host: config.METRICS_HOST,
+      metrics,
+      logger: deps.logger,
+      ready: async () => {
+        const [redis, store] = await Promise.all([
+          deps.redis.ping().then(() => true, () => false),
+          deps.storeProbe().then(() => true, () => false),
+        ]);
+        return redis && store;
+      },
+    });
+  }
+  return {
+    metrics,
+    close: async () => {
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      await Promise.all(queues.map((q) => q.close()));
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Collection, Db } from 'mongodb';
+import type {
+  ApiKeyDoc,
+  BanDoc,
+  CaseDoc,
+  CaseMessageDoc,
+  CounterDoc,
+  DeliveryDoc,
+  EventDoc,
+  MessageDoc,
+  ModeratorDoc,
+  ReportDoc,
+  UserDoc,
+} from './documents.js';
+
+/** Collection names in the database. */
+export const COLLECTION_NAMES = {
+  reports: 'reports',
+  cases: 'cases',
+  events: 'case_events',
+  apiKeys: 'api_keys',
+  moderators: 'moderators',
+  users: 'users',
+  bans: 'bans',
+  messages: 'messages',
+  caseMessages: 'case_messages',
+  deliveries: 'deliveries',
+  counters: 'counters',
+} as const;
+
+/** Typed handles on every collection of the store. */
+export interface Collections {
+  reports: Collection<ReportDoc>;
+  cases: Collection<CaseDoc>;
+  events: Collection<EventDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
+  moderators: Collection<ModeratorDoc>;
+  users: Collection<UserDoc>;
+  bans: Collection<BanDoc>;
+  messages: Collection<MessageDoc>;
+  caseMessages: Collection<CaseMessageDoc>;
+  deliveries: Collection<DeliveryDoc>;
+  counters: Collection<CounterDoc>;
+}
+
+export function collectionsOf(db: Db): Collections {
+  const n = COLLECTION_NAMES;
+  return {
+    reports: db.collection<ReportDoc>(n.reports),
+    cases: db.collection<CaseDoc>(n.cases),
+    events: db.collection<EventDoc>(n.events),
+    apiKeys: db.collection<ApiKeyDoc>(n.apiKeys),
+    moderators: db.collection<ModeratorDoc>(n.moderators),
+    users: db.collection<UserDoc>(n.users),
+    bans: db.collection<BanDoc>(n.bans),
+    messages: db.collection<MessageDoc>(n.messages),
+    caseMessages: db.collection<CaseMessageDoc>(n.caseMessages),
+    deliveries: db.collection<DeliveryDoc>(n.deliveries),
+    counters: db.collection<CounterDoc>(n.counters),
+  };
+}

@@ -1,0 +1,226 @@
+import type { Permission } from '@rm/contracts';
+import type {
+  ApiKeyRecord,
+  CaseEvent,
+  CaseMessageRecord,
+  CaseRecord,
+  CaseState,
+  ChatMessageRecord,
+  DeliveryRecord,
+  ModeratorRecord,
+  NewReport,
+  ReportRecord,
+  UserRecord,
+} from '../records.js';
+
+/**
+ * Document shapes as MongoDB stores them, and their mapping to records. Documents about a player
+ * carry `userId`, the shard key of a sharded deployment. Times are milliseconds, as in the records.
+ */
+
+export interface ApiKeyDoc {
+  _id: string;
+  name: string;
+  secretHash: string;
+  permissions: Permission[];
+  elevated: boolean;
+  admin: boolean;
+  rateLimit: number | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+export const toApiKeyDoc = (k: ApiKeyRecord): ApiKeyDoc => ({
+  _id: k.key,
+  name: k.name,
+  secretHash: k.secretHash,
+  permissions: [...k.permissions],
+  elevated: k.elevated,
+  admin: k.admin,
+  rateLimit: k.rateLimit,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt,
+});
+export const toApiKey = (d: ApiKeyDoc): ApiKeyRecord => ({
+  key: d._id,
+  name: d.name,
+  secretHash: d.secretHash,
+  permissions: d.permissions,
+  elevated: d.elevated,
+  admin: d.admin,
+  rateLimit: d.rateLimit ?? null,
+  createdAt: d.createdAt,
+  revokedAt: d.revokedAt ?? null,
+});
+
+export interface UserDoc {
+  /** The player's id: the shard key of this collection. */
+  _id: string;
+  name: string;
+  displayName: string;
+  avatar: string | null;
+}
+export const toUserDoc = (u: UserRecord): UserDoc => ({ _id: u.id, name: u.name, displayName: u.displayName, avatar: u.avatar });
+export const toUser = (d: UserDoc): UserRecord => ({ id: d._id, name: d.name, displayName: d.displayName, avatar: d.avatar ?? null });
+
+export interface ModeratorDoc {
+  _id: string;
+  username: string;
+  createdAt: number;
+}
+export const toModeratorDoc = (m: ModeratorRecord): ModeratorDoc => ({ _id: m.id, username: m.username, createdAt: m.createdAt });
+export const toModerator = (d: ModeratorDoc): ModeratorRecord => ({ id: d._id, username: d.username, createdAt: d.createdAt });
+
+export interface CaseDoc {
+  _id: string;
+  userId: string;
+  state: CaseState;
+  claimedBy: string | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  /**
+   * Present, and true, only while the case is open or claimed: the unique partial index on
+   * {userId} filters on it, so a user has at most one open case.
+   */
+  open?: true;
+  /** The report that opened the case, so whichever process stores that report says openedCase. */
+  openedBy: string;
+}
+export const toCase = (d: CaseDoc): CaseRecord => ({
+  id: d._id,
+  userId: d.userId,
+  state: d.state,
+  claimedBy: d.claimedBy ?? null,
+  version: d.version,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+export interface ReportDoc {
+  _id: string;
+  caseId: string;
+  userId: string;
+  reporterId: string;
+  reporterPlatform: string;
+  reportType: string | null;
+  answers: { questionId: string; answer: string }[];
+  evidence: { url: string; type: string; createEvidence?: boolean }[];
+  receivedAt: number;
+  user: { name: string; displayName: string; avatar: string | null };
+}
+
+// createEvidence is written only when given, so a report reads back exactly as it was saved.
+const toEvidence = (e: NewReport['evidence'][number]) => ({
+  url: e.url,
+  type: e.type,
+  ...(typeof e.createEvidence === 'boolean' ? { createEvidence: e.createEvidence } : {}),
+});
+
+export const toReportDoc = (r: NewReport, caseId: string): ReportDoc => ({
+  _id: r.id,
+  caseId,
+  userId: r.userId,
+  reporterId: r.reporterId,
+  reporterPlatform: r.reporterPlatform,
+  reportType: r.reportType,
+  answers: r.answers.map((a) => ({ questionId: a.questionId, answer: a.answer })),
+  evidence: r.evidence.map(toEvidence),
+  receivedAt: r.receivedAt,
+  user: { name: r.user.name, displayName: r.user.displayName, avatar: r.user.avatar },
+});
+export const toReport = (d: ReportDoc): ReportRecord => ({
+  id: d._id,
+  caseId: d.caseId,
+  userId: d.userId,
+  reporterId: d.reporterId,
+  reporterPlatform: d.reporterPlatform,
+  reportType: d.reportType ?? null,
+  answers: d.answers.map((a) => ({ questionId: a.questionId, answer: a.answer })),
+  evidence: d.evidence.map(toEvidence),
+  receivedAt: d.receivedAt,
+  user: { name: d.user.name, displayName: d.user.displayName, avatar: d.user.avatar ?? null },
+});
+
+/** An audit event. `_id` is the driver's ObjectId; decisionId is unique through its own index. */
+export interface EventDoc {
+  caseId: string;
+  userId: string;
+  decisionId: string;
+  /** The case version this event produced: orders a case's history without a counter. */
+  seq: number;
+  action: CaseEvent['action'];
+  moderatorId: string;
+  fromState: CaseState;
+  toState: CaseState;
+  at: number;
+  result: unknown;
+}
+export const toEvent = (d: EventDoc): CaseEvent => ({
+  caseId: d.caseId,
+  decisionId: d.decisionId,
+  action: d.action,
+  moderatorId: d.moderatorId,
+  fromState: d.fromState,
+  toState: d.toState,
+  at: d.at,
+  result: d.result ?? null,
+});
+
+/** One document per banned user; deleting it lifts the ban. */
+export interface BanDoc {
+  /** The banned user's id. */
+  _id: string;
+  userId: string;
+  caseId: string;
+  at: number;
+}
+
+export interface MessageDoc {
+  _id: string;
+  /** From the messages counter: breaks ties between messages recorded in the same millisecond. */
+  seq: number;
+  channel: string;
+  kind: string;
+  content: string;
+  dedupeKey: string;
+  createdAt: number;
+  editedAt: number | null;
+}
+export const toMessage = (d: MessageDoc): ChatMessageRecord => ({
+  id: d._id,
+  channel: d.channel,
+  kind: d.kind,
+  content: d.content,
+  dedupeKey: d.dedupeKey,
+  createdAt: d.createdAt,
+  editedAt: d.editedAt ?? null,
+});
+
+/** The chat message showing a case, one per case. */
+export interface CaseMessageDoc {
+  /** The case id. */
+  _id: string;
+  channel: string;
+  messageId: string;
+  updatedAt: number;
+}
+export const toCaseMessage = (d: CaseMessageDoc): CaseMessageRecord => ({
+  caseId: d._id,
+  channel: d.channel,
+  messageId: d.messageId,
+  updatedAt: d.updatedAt,
+});
+
+export interface DeliveryDoc {
+  /** The delivery key (the notification job id). */
+  _id: string;
+  externalId: string | null;
+  deliveredAt: number;
+}
+export const toDeliveryDoc = (r: DeliveryRecord): DeliveryDoc => ({ _id: r.key, externalId: r.externalId, deliveredAt: r.deliveredAt });
+export const toDelivery = (d: DeliveryDoc): DeliveryRecord => ({ key: d._id, externalId: d.externalId ?? null, deliveredAt: d.deliveredAt });
+
+export interface CounterDoc {
+  _id: string;
+  value: number;
+}

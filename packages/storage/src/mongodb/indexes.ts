@@ -1,0 +1,46 @@
+import type { Db } from 'mongodb';
+import { COLLECTION_NAMES, type Collections } from './collections.js';
+import { isNamespaceExists } from './driver-errors.js';
+
+/**
+ * Creates the collections and indexes at start. Idempotent, and safe when several processes start
+ * at once: creating an index that exists with the same name and keys changes nothing.
+ */
+export async function ensureSchema(db: Db, c: Collections): Promise<void> {
+  await ensureCollections(db);
+  await c.reports.createIndexes([
+    // The list: a user's reports, newest first (_id breaks ties like the SQLite store's id).
+    { key: { userId: 1, receivedAt: -1, _id: -1 }, name: 'reports_by_user_time' },
+    // A case's reports oldest first, and its reporters.
+    { key: { caseId: 1, receivedAt: 1, _id: 1 }, name: 'reports_by_case' },
+  ]);
+  await c.cases.createIndexes([
+    // At most one open case per user. `open: true` exists only on open and claimed cases: an
+    // equality filter works on every server version, where `$in` needs MongoDB 6.0.
+    { key: { userId: 1 }, name: 'cases_open_by_user', unique: true, partialFilterExpression: { open: true } },
+  ]);
+  await c.events.createIndexes([
+    { key: { decisionId: 1 }, name: 'case_events_by_decision', unique: true },
+    { key: { caseId: 1, seq: 1 }, name: 'case_events_by_case' },
+  ]);
+  await c.messages.createIndexes([
+    { key: { dedupeKey: 1 }, name: 'messages_by_dedupe_key', unique: true },
+    { key: { createdAt: -1, seq: -1 }, name: 'messages_newest_first' },
+  ]);
+}
+
+/**
+ * A transaction cannot create a collection on every deployment (not across shards, not before
+ * MongoDB 4.4), and `bans` has no index that would create it: create them all up front.
+ */
+async function ensureCollections(db: Db): Promise<void> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((info) => info.name));
+  for (const name of Object.values(COLLECTION_NAMES)) {
+    if (existing.has(name)) continue;
+    try {
+      await db.createCollection(name);
+    } catch (err) {
+      if (!isNamespaceExists(err)) throw err;
+    }
+  }
+}

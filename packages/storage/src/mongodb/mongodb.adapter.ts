@@ -1,0 +1,122 @@
+import type { MongoClient } from 'mongodb';
+import { DuplicateError } from '../errors.js';
+import type { Page } from '../records.js';
+import type { Store } from '../store.js';
+import { collectionsOf, type Collections } from './collections.js';
+import { connectMongo } from './connect.js';
+import { toApiKey, toApiKeyDoc, toCase, toEvent, toModerator, toModeratorDoc, toReport, toUser, toUserDoc } from './documents.js';
+import { isDuplicateKey } from './driver-errors.js';
+import { ensureSchema } from './indexes.js';
+import { messageMethods } from './messages.js';
+import { saveReports } from './save-reports.js';
+import { transitionCase } from './transition-case.js';
+
+/**
+ * The production store: MongoDB through the official driver. Needs a replica set or a sharded
+ * cluster (decisions are transactions); creates its collections and indexes at start.
+ */
+export async function openMongoStore(url: string, dbName: string): Promise<Store> {
+  const client = await connectMongo(url);
+  try {
+    const db = client.db(dbName);
+    const c = collectionsOf(db);
+    await ensureSchema(db, c);
+    return mongoStore(client, c);
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
+
+async function insertOrDuplicate(what: string, id: string, insert: () => Promise<unknown>): Promise<void> {
+  try {
+    await insert();
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new DuplicateError(what, id);
+    throw err;
+  }
+}
+
+function mongoStore(client: MongoClient, c: Collections): Store {
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'mongodb',
+    async createApiKey(k) {
+      await insertOrDuplicate('API key', k.key, () => c.apiKeys.insertOne(toApiKeyDoc(k)));
+    },
+    async getApiKey(key) {
+      const doc = await c.apiKeys.findOne({ _id: key });
+      return doc ? toApiKey(doc) : null;
+    },
+    async listApiKeys() {
+      return (await c.apiKeys.find().sort({ createdAt: 1, _id: 1 }).toArray()).map(toApiKey);
+    },
+    async revokeApiKey(key, at) {
+      const result = await c.apiKeys.updateOne({ _id: key, revokedAt: null }, { $set: { revokedAt: at } });
+      return result.matchedCount > 0;
+    },
+    async addUser(u) {
+      await insertOrDuplicate('user', u.id, () => c.users.insertOne(toUserDoc(u)));
+    },
+    async getUser(id) {
+      const doc = await c.users.findOne({ _id: id });
+      return doc ? toUser(doc) : null;
+    },
+    async isBanned(userId) {
+      return (await c.bans.findOne({ _id: userId }, { projection: { _id: 1 } })) !== null;
+    },
+    async addModerator(m) {
+      await insertOrDuplicate('moderator', m.id, () => c.moderators.insertOne(toModeratorDoc(m)));
+    },
+    async getModerator(id) {
+      const doc = await c.moderators.findOne({ _id: id });
+      return doc ? toModerator(doc) : null;
+    },
+    async listModerators() {
+      return (await c.moderators.find().sort({ _id: 1 }).toArray()).map(toModerator);
+    },
+    saveReports: (reports) => saveReports(c, reports),
+    async getReport(id) {
+      const doc = await c.reports.findOne({ _id: id });
+      return doc ? toReport(doc) : null;
+    },
+    async listReportsByUser(userId, page: Page) {
+      const [total, docs] = await Promise.all([
+        c.reports.countDocuments({ userId }),
+        // limit(0) means "no limit" to MongoDB; a page of 0 is empty, as in SQL.
+        page.limit > 0
+          ? c.reports.find({ userId }).sort({ receivedAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray()
+          : Promise.resolve([]),
+      ]);
+      return { total, reports: docs.map(toReport) };
+    },
+    async getCase(caseId) {
+      const doc = await c.cases.findOne({ _id: caseId });
+      return doc ? toCase(doc) : null;
+    },
+    async openCaseOfUser(userId) {
+      const doc = await c.cases.findOne({ userId, open: true });
+      return doc ? toCase(doc) : null;
+    },
+    async caseReportIds(caseId) {
+      const docs = await c.reports.find({ caseId }, { projection: { _id: 1 } }).sort({ receivedAt: 1, _id: 1 }).toArray();
+      return docs.map((d) => d._id);
+    },
+    async caseReporterIds(caseId) {
+      return (await c.reports.distinct('reporterId', { caseId })).sort();
+    },
+    transitionCase: (t) => transitionCase(client, c, t),
+    async findDecision(decisionId) {
+      const doc = await c.events.findOne({ decisionId });
+      return doc ? toEvent(doc) : null;
+    },
+    async caseHistory(caseId) {
+      return (await c.events.find({ caseId }).sort({ seq: 1 }).toArray()).map(toEvent);
+    },
+    ...messageMethods(c),
+    close() {
+      closing ??= client.close();
+      return closing;
+    },
+  };
+}

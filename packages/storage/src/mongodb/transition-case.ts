@@ -1,0 +1,79 @@
+import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
+import { OpenCaseConflictError } from '../errors.js';
+import { OPEN_STATES, type CaseRecord, type Transition } from '../records.js';
+import type { Collections } from './collections.js';
+import { toCase } from './documents.js';
+import { isDuplicateKey } from './driver-errors.js';
+
+/**
+ * Snapshot reads and majority writes: a committed decision survives a failover, and the
+ * compare-and-set sees the case as it is on the majority.
+ */
+const DECISION_TRANSACTION: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+
+/** Thrown inside the transaction when reopening hit the open-case index; mapped outside it. */
+class ReopenConflict extends Error {}
+
+/**
+ * Applies a transition in one transaction: the compare-and-set on the case (one findOneAndUpdate
+ * on _id, version and state), the audit event, the ban change. All or nothing, as in the SQLite
+ * store, so a decision id found by findDecision always means the whole decision was applied.
+ * The driver retries the transaction on transient errors (write conflicts between concurrent
+ * decisions); a retry whose compare-and-set no longer matches answers null.
+ */
+export async function transitionCase(client: MongoClient, c: Collections, t: Transition): Promise<CaseRecord | null> {
+  try {
+    return await client.withSession((session) => session.withTransaction((s) => apply(c, t, s), DECISION_TRANSACTION));
+  } catch (err) {
+    if (!(err instanceof ReopenConflict)) throw err;
+    const conflicted = await c.cases.findOne({ _id: t.caseId }, { projection: { userId: 1 } });
+    throw new OpenCaseConflictError(conflicted?.userId ?? '');
+  }
+}
+
+async function apply(c: Collections, t: Transition, session: ClientSession): Promise<CaseRecord | null> {
+  const now = Date.now();
+  const open = OPEN_STATES.includes(t.next.state);
+  let updated;
+  try {
+    updated = await c.cases.findOneAndUpdate(
+      { _id: t.caseId, version: t.expectedVersion, state: t.expectedState },
+      {
+        $set: { state: t.next.state, claimedBy: t.next.claimedBy, updatedAt: now, ...(open ? { open: true as const } : {}) },
+        $inc: { version: 1 },
+        ...(open ? {} : { $unset: { open: '' as const } }),
+      },
+      { session, returnDocument: 'after' },
+    );
+  } catch (err) {
+    // Only a reopen can set `open` on a case while another case of the user holds it.
+    if (isDuplicateKey(err)) throw new ReopenConflict();
+    throw err;
+  }
+  if (!updated) return null;
+  await c.events.insertOne(
+    {
+      caseId: t.caseId,
+      userId: updated.userId,
+      decisionId: t.event.decisionId,
+      seq: updated.version,
+      action: t.event.action,
+      moderatorId: t.event.moderatorId,
+      fromState: t.expectedState,
+      toState: t.next.state,
+      at: t.event.at,
+      result: t.event.result ?? null,
+    },
+    { session },
+  );
+  if (t.ban === 'set') {
+    await c.bans.updateOne({ _id: updated.userId }, { $set: { userId: updated.userId, caseId: t.caseId, at: now } }, { upsert: true, session });
+  } else if (t.ban === 'lift') {
+    await c.bans.deleteOne({ _id: updated.userId }, { session });
+  }
+  return toCase(updated);
+}
