@@ -9,6 +9,8 @@ export interface StoreConfig {
   MONGODB_URL?: string;
   /** The database when MONGODB_URL's path names none (default report_moderation). */
   MONGODB_DB?: string;
+  /** How long a SQLite write waits for another process's lock (default 5000 ms). */
+  SQLITE_BUSY_TIMEOUT_MS?: number;
 }
 
 export const SQLITE_FILE_NAME = 'reports.db';
@@ -21,7 +23,7 @@ export async function createStore(config: StoreConfig): Promise<Store> {
   if (config.MONGODB_URL) {
     return openMongoStore(config.MONGODB_URL, mongoDatabaseName(config.MONGODB_URL, config.MONGODB_DB));
   }
-  return openSqliteStore(join(config.DATA_DIR, SQLITE_FILE_NAME));
+  return openSqliteStore(join(config.DATA_DIR, SQLITE_FILE_NAME), { busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS ?? 5_000 });
 }
 
 /**

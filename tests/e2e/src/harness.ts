@@ -31,7 +31,7 @@ export interface CliResult {
   stderr: string;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const server = createServer();
     server.on('error', fail);
@@ -82,6 +82,7 @@ export class System {
     readonly prefix: string,
     port: number,
     extraEnv: Record<string, string>,
+    private readonly appEnv: Partial<Record<AppName, Record<string, string>>> = {},
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
     this.env = {
@@ -100,15 +101,16 @@ export class System {
     };
   }
 
-  static async start(options: { apps?: AppName[]; env?: Record<string, string> } = {}): Promise<System> {
+  /** `env` goes to every process and the CLI; `appEnv` adds to it for one app (e.g. its METRICS_PORT). */
+  static async start(options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>> } = {}): Promise<System> {
     const dataDir = mkdtempSync(join(tmpdir(), 'rm-e2e-'));
-    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, await freePort(), options.env ?? {});
+    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, await freePort(), options.env ?? {}, options.appEnv);
     for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await system.startApp(app);
     return system;
   }
 
   async startApp(app: AppName): Promise<void> {
-    const child = spawn(process.execPath, [join(ROOT, APPS[app])], { env: this.env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, APPS[app])], { env: { ...this.env, ...this.appEnv[app] }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     this.logs.set(app, lines);
     child.stdout!.on('data', (d) => lines.push(String(d)));

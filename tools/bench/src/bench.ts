@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
+import { QUEUES } from '@rm/contracts';
 import { cannon } from './cannon.js';
 import { decisionCycles } from './cycles.js';
-import { drainRate } from './drain.js';
+import { dropQueue, drainRate, untilDrained } from './drain.js';
 import { addModerator, createAdminKey, importUsers, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { machine, markdown, ratios, type BenchResults } from './report.js';
@@ -54,26 +55,29 @@ async function main() {
   await shoot('bareQueue', `${base(3902)}/`, { method: 'POST', body: () => submissionBody('1') }, 'Fastify + zod + queue.add');
   await stop(bare);
 
-  // The system: gateway, intake worker, moderation worker, embedded SQLite store.
+  // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:
+  // its workers would otherwise share the two cores with it; (g) measures how fast they drain.
   const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900);
-  const intake = startProcess('intake-worker', 'apps/intake-worker/dist/main.js', env);
-  const moderation = startProcess('moderation-worker', 'apps/moderation-worker/dist/main.js', env);
-  running.push(intake, moderation);
   const auth = createAdminKey({ ...env });
   const users = importUsers({ ...env }, 1000);
   addModerator({ ...env }, 'bench-mod', 'bench');
   const headers = { authorization: auth };
   const pick = () => users[Math.floor(Math.random() * users.length)]!;
 
-  // (c) submit, with peak RSS of every process sampled meanwhile.
+  // (c) submit, with the gateway's and Redis's peak RSS sampled meanwhile.
   const stopSampling = sampleRss([
     { name: 'gateway', pid: gateway.pid },
-    { name: 'intake-worker', pid: intake.pid },
-    { name: 'moderation-worker', pid: moderation.pid },
     ...(process.env['REDIS_PID'] ? [{ name: 'redis', pid: Number(process.env['REDIS_PID']) }] : []),
   ]);
   await shoot('submit', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync always');
   const rss = stopSampling();
+
+  // The cost of appendfsync always (our default) against everysec.
+  const redis = new Redis(redisUrl!);
+  await redis.config('SET', 'appendfsync', 'everysec');
+  await shoot('submitEverysec', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync everysec');
+  await redis.config('SET', 'appendfsync', 'always');
+  redis.disconnect();
 
   // (d) check.
   await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => JSON.stringify({ userId: pick(), reporterId: `probe-${Math.random()}` }) });
@@ -98,23 +102,28 @@ async function main() {
   await store.close();
   await shoot('list', `${base(3900)}/v1/reports/${listUser}?limit=25`, { headers }, `${LIST_REPORTS} reports about the user`);
 
+  // The submits' backlog is load, not data: dropped, so the workers serve the decision cycles
+  // alone (the drain rate is measured on its own below).
+  await dropQueue(env, 'bench', QUEUES.intake.name);
+  const cycleUsers = importUsers({ ...env }, CONNECTIONS, 950_000_000);
+
+  // The workers now.
+  const workers = ['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, { ...env, METRICS_PORT: '0' }));
+  running.push(...workers);
+  const stopWorkerSampling = sampleRss(workers.map((w) => ({ name: w.name, pid: w.pid })));
+
   // (f) decision cycles: one case per connection.
   const cycleIds: string[] = [];
   for (let i = 0; i < CONNECTIONS; i++) {
-    const res = await fetch(`${base(3900)}/v1/reports/new`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: submissionBody(String(900_000_000 + i)) });
+    const res = await fetch(`${base(3900)}/v1/reports/new`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: submissionBody(cycleUsers[i]!) });
     cycleIds.push(((await res.json()) as { id: string }).id);
   }
-  await new Promise((r) => setTimeout(r, 2000)); // let intake store them
+  await untilDrained(env, 'bench');
   say(`decision cycles: ${CONNECTIONS} cases, ${DURATION} s`);
   const cycles = await decisionCycles(base(3900), auth, cycleIds, 'bench-mod', DURATION);
   say(`decision cycles: ${cycles.cyclesPerSec} cycles/s`);
 
-  // The cost of appendfsync always (our default) against everysec.
-  const redis = new Redis(redisUrl!);
-  await redis.config('SET', 'appendfsync', 'everysec');
-  await shoot('submitEverysec', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync everysec');
-  await redis.config('SET', 'appendfsync', 'always');
-  redis.disconnect();
+  Object.assign(rss, stopWorkerSampling());
 
   for (const p of [...running]) await stop(p);
 

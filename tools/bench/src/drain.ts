@@ -4,6 +4,32 @@ import { QUEUES, type IntakeJob } from '@rm/contracts';
 import { uuidv7 } from '@rm/runtime';
 import { startProcess } from './processes.js';
 
+async function emptied(queue: Queue): Promise<void> {
+  for (;;) {
+    const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+    if (Object.values(counts).every((n) => n === 0)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Removes a queue and every job in it. */
+export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, name: string): Promise<void> {
+  const redis = new Redis(env['REDIS_URL']!, { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection: redis, prefix });
+  await queue.obliterate({ force: true });
+  await queue.close();
+  redis.disconnect();
+}
+
+/** Resolves once the intake queue under `prefix` has nothing waiting or running. */
+export async function untilDrained(env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
+  const redis = new Redis(env['REDIS_URL']!, { maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUES.intake.name, { connection: redis, prefix });
+  await emptied(queue);
+  await queue.close();
+  redis.disconnect();
+}
+
 /**
  * Intake drain rate: fills a fresh queue prefix with `jobs` intake jobs while no worker runs, then
  * starts one intake worker at the given concurrency and times it until the queue is empty.
@@ -32,11 +58,7 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, job
   const worker = startProcess(`intake-${concurrency}`, 'apps/intake-worker/dist/main.js', { ...env, QUEUE_PREFIX: prefix, INTAKE_CONCURRENCY: String(concurrency) });
   while ((await queue.getWorkers()).length === 0) await new Promise((r) => setTimeout(r, 20));
   const t0 = performance.now();
-  for (;;) {
-    const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
-    if (Object.values(counts).every((n) => n === 0)) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await emptied(queue);
   const seconds = (performance.now() - t0) / 1000;
   const failed = await queue.getFailedCount();
   if (failed > 0) throw new Error(`${failed} intake jobs failed during the drain at concurrency ${concurrency}`);

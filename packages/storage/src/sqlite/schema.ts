@@ -96,4 +96,13 @@ export const MIGRATIONS: string[] = [
     delivered_at INTEGER NOT NULL
   );
   `,
+  // 3: reports per user, kept with every insert, so the list's total is one row read rather than
+  // a count over all of a user's reports (10,000 for a much-reported player).
+  `
+  CREATE TABLE user_report_counts (
+    user_id TEXT PRIMARY KEY,
+    reports INTEGER NOT NULL
+  );
+  INSERT INTO user_report_counts (user_id, reports) SELECT user_id, COUNT(*) FROM reports GROUP BY user_id;
+  `,
 ];

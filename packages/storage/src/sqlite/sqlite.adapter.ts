@@ -65,11 +65,13 @@ function migrate(db: Database.Database): void {
  * The embedded store: one SQLite file in WAL mode, shared by the gateway, the workers and the CLI
  * (each process opens its own connection; SQLite serialises writers, busy_timeout waits them out).
  */
-export function openSqliteStore(file: string): Store {
+export function openSqliteStore(file: string, options: { busyTimeoutMs?: number } = {}): Store {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 10000');
+  // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
+  // job retry (with backoff) does the rest.
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
@@ -100,7 +102,10 @@ export function openSqliteStore(file: string): Store {
          @userName, @userDisplayName, @userAvatar)`,
     ),
     getReport: db.prepare<[string], ReportRow>(`SELECT * FROM reports WHERE id = ?`),
-    countByUser: db.prepare<[string], { n: number }>(`SELECT COUNT(*) AS n FROM reports WHERE user_id = ?`),
+    countByUser: db.prepare<[string], { n: number }>(`SELECT reports AS n FROM user_report_counts WHERE user_id = ?`),
+    countReport: db.prepare(
+      `INSERT INTO user_report_counts (user_id, reports) VALUES (?, 1) ON CONFLICT(user_id) DO UPDATE SET reports = reports + 1`,
+    ),
     listByUser: db.prepare<[string, number, number], ReportRow>(
       `SELECT * FROM reports WHERE user_id = ? ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`,
     ),
@@ -171,6 +176,7 @@ export function openSqliteStore(file: string): Store {
       userDisplayName: r.user.displayName,
       userAvatar: r.user.avatar,
     });
+    q.countReport.run(r.userId);
     return { reportId: r.id, caseId, created: true, openedCase };
   };
   // IMMEDIATE takes the write lock up front, so two processes never both see "no open case".
@@ -266,7 +272,7 @@ export function openSqliteStore(file: string): Store {
     },
     async listReportsByUser(userId, page: Page) {
       const read = db.transaction(() => ({
-        total: q.countByUser.get(userId)!.n,
+        total: q.countByUser.get(userId)?.n ?? 0,
         reports: q.listByUser.all(userId, page.limit, page.offset).map(toReport),
       }));
       return read();
