@@ -6,6 +6,7 @@ import type { ReportGuard } from '@rm/report-guard';
 import type { Metrics } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
+import type { BatchingProducer } from './use-cases/batching-producer.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -16,6 +17,8 @@ export interface GatewayDeps {
   guard: ReportGuard;
   directory: UserDirectory;
   intakeQueue: Queue;
+  /** Submits go to the intake queue through this, batched per event-loop turn. */
+  intakeProducer: BatchingProducer;
   decisionsQueue: Queue;
   decisionEvents: QueueEvents;
   /** Further queues shown on the dashboard (those the gateway does not produce to). */

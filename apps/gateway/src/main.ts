@@ -5,6 +5,7 @@ import { ReportGuard } from '@rm/report-guard';
 import { createLogger, createRedis, loadConfig, Metrics, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
+import { BatchingProducer } from './use-cases/batching-producer.js';
 import { gatewayConfig } from './config.js';
 
 let logger: Logger | undefined;
@@ -41,6 +42,7 @@ runMain('gateway', async () => {
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     intakeQueue,
+    intakeProducer: new BatchingProducer(intakeQueue),
     decisionsQueue,
     decisionEvents,
     dashboardQueues: watchedQueues,

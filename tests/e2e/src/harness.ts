@@ -42,6 +42,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Every process the tests started and that still runs: ended when the test process exits. */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export function redisUrl(): string {
   const url = process.env['REDIS_URL'];
   if (!url) throw new Error('REDIS_URL is not set: run the tests with `npm test`, which starts a Redis for them');
@@ -105,7 +111,13 @@ export class System {
   static async start(options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>> } = {}): Promise<System> {
     const dataDir = mkdtempSync(join(tmpdir(), 'rm-e2e-'));
     const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, await freePort(), options.env ?? {}, options.appEnv);
-    for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await system.startApp(app);
+    try {
+      for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await system.startApp(app);
+    } catch (err) {
+      // A system that cannot start must not leave its first processes behind.
+      await system.stop();
+      throw err;
+    }
     return system;
   }
 
@@ -116,6 +128,8 @@ export class System {
     child.stdout!.on('data', (d) => lines.push(String(d)));
     child.stderr!.on('data', (d) => lines.push(String(d)));
     this.processes.set(app, child);
+    live.add(child);
+    child.on('exit', () => live.delete(child));
     if (app === 'gateway') {
       await this.waitFor(async () => {
         if (child.exitCode !== null) throw new Error(`gateway exited: ${lines.join('')}`);

@@ -10,9 +10,10 @@ let intakeOps: string;
 beforeAll(async () => {
   const port = await freePort();
   intakeOps = `http://127.0.0.1:${port}`;
-  sys = await System.start({ apps: ['gateway', 'intake'], appEnv: { intake: { METRICS_PORT: String(port), LOG_LEVEL: 'info' } } });
+  sys = await System.start({ apps: ['gateway', 'intake'], appEnv: { gateway: { MAX_REPORTS_PER_DAY: '1' }, intake: { METRICS_PORT: String(port), LOG_LEVEL: 'info' } } });
   admin = await sys.createKey(['--admin']);
   await sys.addUser('910');
+  await sys.addUser('911');
 });
 afterAll(() => sys?.stop());
 
@@ -79,6 +80,13 @@ describe('gateway ops endpoints', () => {
     const m = await scrape(sys.baseUrl);
     expect(sample(m.text, 'rm_refusals_total', { reason: 'rate', service: 'gateway' })).toBe(before + 1);
     expect(sample(m.text, 'rm_http_requests_total', { route: '/v1/reports/:id', method: 'GET', status: '429' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a report refused by the daily maximum is counted in rm_refusals_total{reason="daily"}', async () => {
+    const before = sample((await scrape(sys.baseUrl)).text, 'rm_refusals_total', { reason: 'daily' }) ?? 0;
+    expect((await sys.post('/v1/reports/new', admin.auth, report('910', 'ops-daily'))).status).toBe(200);
+    expect((await sys.post('/v1/reports/new', admin.auth, report('911', 'ops-daily'))).status).toBe(429);
+    expect(sample((await scrape(sys.baseUrl)).text, 'rm_refusals_total', { reason: 'daily', service: 'gateway' })).toBe(before + 1);
   });
 });
 

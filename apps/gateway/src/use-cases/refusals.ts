@@ -22,7 +22,16 @@ export function refusalMessage(refusal: Refusal, c: RefusalContext): string {
   }
 }
 
-export function refusalError(refusal: Refusal, c: RefusalContext): AppError {
-  const code = refusal === 'rate' ? 'RATE_LIMITED' : refusal === 'daily' ? 'DAILY_LIMIT' : 'BAD_REQUEST';
-  return new AppError(code, refusalMessage(refusal, c));
+/** A request refused by one of the limits; `refusal` says which (counted by the metrics). */
+export class RefusalError extends AppError {
+  constructor(
+    readonly refusal: Refusal,
+    c: RefusalContext,
+  ) {
+    super(refusal === 'rate' ? 'RATE_LIMITED' : refusal === 'daily' ? 'DAILY_LIMIT' : 'BAD_REQUEST', refusalMessage(refusal, c));
+  }
+}
+
+export function refusalError(refusal: Refusal, c: RefusalContext): RefusalError {
+  return new RefusalError(refusal, c);
 }

@@ -6,7 +6,7 @@ import { findReportedUser } from './find-user.js';
 import { refusalError } from './refusals.js';
 import { orUnavailable } from './unavailable.js';
 
-type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'intakeQueue' | 'config'>;
+type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'intakeProducer' | 'config'>;
 
 /**
  * Accepts a report: checks it against the reporter's and the user's limits in one Redis round
@@ -43,7 +43,7 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     ...(requestId !== undefined && { requestId }),
   };
   try {
-    await deps.intakeQueue.add(QUEUES.intake.name, job, { jobId: jobIdFor.intake(reportId) });
+    await deps.intakeProducer.add(QUEUES.intake.name, job, { jobId: jobIdFor.intake(reportId) });
   } catch (err) {
     await deps.guard.release(guardRequest, admitted.appended).catch(() => undefined);
     throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
