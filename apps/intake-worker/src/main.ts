@@ -1,8 +1,8 @@
 import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createConsumer, createLogger, createNotifier, createRedis, loadConfig, onShutdown, runMain, startWorkerOps, waitForRedis, type Logger } from '@rm/runtime';
-import { createStore } from '@rm/storage';
+import { createConsumer, createLogger, MicroBatcher, createNotifier, createRedis, loadConfig, onShutdown, runMain, startWorkerOps, waitForRedis, type Logger } from '@rm/runtime';
+import { createStore, type NewReport } from '@rm/storage';
 import { intakeConfig } from './config.js';
 import { storeReport } from './store-report.js';
 
@@ -22,8 +22,10 @@ runMain('intake-worker', async () => {
     logger: log,
   });
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  // Reports of the jobs running at once are written in one transaction.
+  const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
   const deps = {
-    store,
+    saveReport: (report: NewReport) => saver.submit(report),
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     notify: notifier.notify,

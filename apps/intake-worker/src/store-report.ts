@@ -1,10 +1,11 @@
 import type { IntakeJob, NotificationJob } from '@rm/contracts';
 import type { DirectoryUser, UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
-import type { SavedReport, Store } from '@rm/storage';
+import type { NewReport, SavedReport } from '@rm/storage';
 
 export interface IntakeDeps {
-  store: Store;
+  /** Stores one report; concurrent jobs' reports share one transaction (see main.ts). */
+  saveReport: (report: NewReport) => Promise<SavedReport>;
   directory: UserDirectory;
   guard: ReportGuard;
   notify: (job: NotificationJob) => Promise<void>;
@@ -18,8 +19,7 @@ export interface IntakeDeps {
 export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport> {
   // The report was accepted: a directory that has since lost the user must not lose the report.
   const user: DirectoryUser = (await deps.directory.getUser(job.userId)) ?? { id: job.userId, name: job.userId, displayName: job.userId, avatar: null };
-  const [saved] = await deps.store.saveReports([
-    {
+  const saved = await deps.saveReport({
       id: job.reportId,
       userId: job.userId,
       reporterId: job.reporter.id,
@@ -29,11 +29,10 @@ export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<Sav
       evidence: job.evidence,
       receivedAt: job.receivedAt,
       user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
-    },
-  ]);
+  });
   // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
   await deps.guard.noteOpenCase(job.userId, [job.reporter.id]);
-  const about = { caseId: saved!.caseId, reportId: job.reportId, ...(job.requestId !== undefined && { requestId: job.requestId }) };
-  await deps.notify(saved!.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about });
-  return saved!;
+  const about = { caseId: saved.caseId, reportId: job.reportId, ...(job.requestId !== undefined && { requestId: job.requestId }) };
+  await deps.notify(saved.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about });
+  return saved;
 }

@@ -4,6 +4,7 @@ import type { Store } from '@rm/storage';
 import { embeddedChat, type ChatPlatform } from './chat-platform.js';
 import { httpChat } from './chat-http.adapter.js';
 import { decisionWebhook, type DecisionWebhook } from './decision-webhook.js';
+import { memoizedDirectory } from './directory-memo.js';
 import { cachedDirectory } from './directory-cache.js';
 import { httpDirectory } from './directory-http.adapter.js';
 import { embeddedDirectory, type UserDirectory } from './user-directory.js';
@@ -50,9 +51,9 @@ export function createChatPlatform(config: ChatConfig, store: Store): ChatPlatfo
 }
 
 export function createUserDirectory(config: DirectoryConfig, deps: { store: Store; redis: Redis; prefix: string }): UserDirectory {
-  if (!config.USER_DIRECTORY_URL) return embeddedDirectory(deps.store);
+  if (!config.USER_DIRECTORY_URL) return memoizedDirectory(embeddedDirectory(deps.store), config.USER_CACHE_TTL_MS);
   const http = httpDirectory({ baseUrl: config.USER_DIRECTORY_URL, timeoutMs: config.PLATFORM_TIMEOUT_MS });
-  return cachedDirectory(http, deps.redis, { prefix: deps.prefix, ttlMs: config.USER_CACHE_TTL_MS });
+  return memoizedDirectory(cachedDirectory(http, deps.redis, { prefix: deps.prefix, ttlMs: config.USER_CACHE_TTL_MS }), config.USER_CACHE_TTL_MS);
 }
 
 /** null when no webhook is configured. */

@@ -14,3 +14,4 @@ export * from './dead-letters.js';
 export * from './metrics.js';
 export * from './ops-server.js';
 export * from './worker-ops.js';
+export * from './micro-batcher.js';
