@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { say } from './log.mjs';
-import { run, which } from './run.mjs';
+import { aptInstall, canApt } from './apt.mjs';
+import { which } from './run.mjs';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
@@ -17,20 +18,13 @@ function found() {
 export async function ensureChromium() {
   const present = found();
   if (present) return present;
-  const canApt = typeof process.getuid === 'function' && process.getuid() === 0 && which('apt-get');
-  if (!canApt) {
+  if (!canApt()) {
     say('chromium is not installed and cannot be installed from here (needs root and apt-get): the browser tests will fail');
     return null;
   }
-  say('chromium is missing: installing Debian\'s chromium with apt-get (once; it takes a while)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  let code = await run('apt-get', ['install', '-y', '-qq', 'chromium'], { env });
-  if (code !== 0) {
-    await run('apt-get', ['update', '-qq'], { env });
-    code = await run('apt-get', ['install', '-y', '-qq', 'chromium'], { env });
-  }
+  const installed = await aptInstall('chromium');
   const path = found();
-  if (code !== 0 || !path) {
+  if (!installed || !path) {
     say('installing chromium with apt-get failed: the browser tests will fail');
     return null;
   }

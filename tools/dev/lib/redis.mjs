@@ -3,7 +3,8 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { say } from './log.mjs';
-import { run, which } from './run.mjs';
+import { aptInstall, canApt } from './apt.mjs';
+import { which } from './run.mjs';
 
 /** True when a Redis answers PING at host:port. */
 export function ping(host, port, timeoutMs = 500) {
@@ -40,19 +41,12 @@ export function freePort() {
 export async function redisServerBinary() {
   let binary = which('redis-server');
   if (binary) return binary;
-  const canApt = typeof process.getuid === 'function' && process.getuid() === 0 && which('apt-get');
-  if (!canApt) {
+  if (!canApt()) {
     throw new Error('redis-server is not installed and cannot be installed from here (needs root and apt-get): install Debian\'s redis-server, or set REDIS_URL');
   }
-  say('redis-server is missing: installing it with apt-get');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  let code = await run('apt-get', ['install', '-y', '-qq', 'redis-server'], { env });
-  if (code !== 0) {
-    await run('apt-get', ['update', '-qq'], { env });
-    code = await run('apt-get', ['install', '-y', '-qq', 'redis-server'], { env });
-  }
+  const installed = await aptInstall('redis-server');
   binary = which('redis-server');
-  if (code !== 0 || !binary) throw new Error('installing redis-server with apt-get failed; install it by hand or set REDIS_URL');
+  if (!installed || !binary) throw new Error('installing redis-server with apt-get failed; install it by hand or set REDIS_URL');
   return binary;
 }
 
