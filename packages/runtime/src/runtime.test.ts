@@ -23,6 +23,7 @@ describe('loadConfig + commonConfig', () => {
       QUEUE_PREFIX: 'rm',
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
+      SQLITE_BUSY_TIMEOUT_MS: 5000,
     });
   });
 
@@ -39,6 +40,7 @@ describe('loadConfig + commonConfig', () => {
       QUEUE_PREFIX: '{rm-test}',
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
+      SQLITE_BUSY_TIMEOUT_MS: 5000,
     });
   });
 
