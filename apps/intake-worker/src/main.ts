@@ -24,13 +24,10 @@ runMain('intake-worker', async () => {
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
-  const guard = new ReportGuard(redis, config.QUEUE_PREFIX);
-  const refusals = new MicroBatcher((ids: string[]) => guard.refused(ids));
   const deps = {
-    isRefused: (reportId: string) => refusals.submit(reportId),
     saveReport: (report: NewReport) => saver.submit(report),
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
-    guard,
+    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     notify: notifier.notify,
   };
 
@@ -38,8 +35,7 @@ runMain('intake-worker', async () => {
     'intake',
     async (job) => {
       const saved = await storeReport(deps, job);
-      if ('dropped' in saved) log.info({ reportId: saved.reportId, requestId: job.requestId }, 'refused report dropped');
-      else log.info({ reportId: saved.reportId, caseId: saved.caseId, created: saved.created, requestId: job.requestId }, 'report stored');
+      log.info({ reportId: saved.reportId, caseId: saved.caseId, created: saved.created, requestId: job.requestId }, 'report stored');
       return saved;
     },
     { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.INTAKE_CONCURRENCY, logger: log, lockMs: config.JOB_LOCK_MS, metrics: ops.metrics },

@@ -9,20 +9,14 @@ export interface IntakeDeps {
   directory: UserDirectory;
   guard: ReportGuard;
   notify: (job: NotificationJob) => Promise<void>;
-  /** Whether the gateway's limits refused this report after its job was already sent. */
-  isRefused: (reportId: string) => Promise<boolean>;
 }
-
-export type IntakeOutcome = SavedReport | { reportId: string; dropped: 'refused' };
 
 /**
  * Persists one accepted report into its user's open case (or a new one), then asks for the case's
  * chat message to be posted or updated. Idempotent on the report id, so a redelivered job changes
  * nothing (its notification has the same job id). A storage error throws, and the job is retried.
  */
-export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<IntakeOutcome> {
-  // The caller was told no (daily maximum, duplicate, ban, rate): the report was never accepted.
-  if (await deps.isRefused(job.reportId)) return { reportId: job.reportId, dropped: 'refused' };
+export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport> {
   // The report was accepted: a directory that has since lost the user must not lose the report.
   const user: DirectoryUser = (await deps.directory.getUser(job.userId)) ?? { id: job.userId, name: job.userId, displayName: job.userId, avatar: null };
   const saved = await deps.saveReport({

@@ -41,7 +41,7 @@ export class ReportGuard {
       return fn.bind(redis);
     };
     this.scripts = {
-      admit: define('admit', ADMIT, 6),
+      admit: define('admit', ADMIT, 5),
       probe: define('probe', PROBE, 5),
       rateOnly: define('rateOnly', RATE_ONLY, 1),
       release: define('release', RELEASE, 5),
@@ -69,27 +69,10 @@ export class ReportGuard {
     return `${this.prefix}:case:${userId}:reporters`;
   }
 
-  /**
-   * Checks and reserves in one step: on ok the report is counted and must be enqueued or released;
-   * on a refusal the report id is marked refused, so a job already sent for it is dropped.
-   */
-  async admit(r: GuardRequest, reportId: string): Promise<AdmitOutcome> {
-    const [outcome, appended] = (await this.scripts.admit(...this.keys(r), this.refusedKey(reportId), r.rateLimit, r.maxPerDay, r.reporterId)) as [string, number];
+  /** Checks and reserves in one step: on ok the report is counted and must be enqueued or released. */
+  async admit(r: GuardRequest): Promise<AdmitOutcome> {
+    const [outcome, appended] = (await this.scripts.admit(...this.keys(r), r.rateLimit, r.maxPerDay, r.reporterId)) as [string, number];
     return outcome === 'ok' ? { ok: true, appended: appended === 1 } : { ok: false, refusal: outcome as Refusal };
-  }
-
-  private refusedKey(reportId: string) {
-    return `${this.prefix}:refused:${reportId}`;
-  }
-
-  /**
-   * Whether admit() refused these reports (their jobs may already be queued: see ADMIT). One round
-   * trip for the lot.
-   */
-  async refused(reportIds: string[]): Promise<boolean[]> {
-    if (reportIds.length === 0) return [];
-    const marks = await this.redis.mget(...reportIds.map((id) => this.refusedKey(id)));
-    return marks.map((m) => m !== null);
   }
 
   /** The check operation: counts against the rate limit, reserves nothing. */

@@ -26,19 +26,11 @@ local function refusal(max_per_day, reporter)
 end
 `;
 
-/**
- * ARGV: rateLimit, maxPerDay, reporterId. KEYS[6]: the report's refusal marker. Returns {outcome,
- * appended}. The gateway sends the report's job right behind this script, on the same connection,
- * so a refusal marks the report before its job can be seen by a worker, which then drops it.
- */
+/** ARGV: rateLimit, maxPerDay, reporterId. Returns {outcome, appended}. */
 export const ADMIT = `${RATE}${REFUSAL}
-local function refuse(reason)
-  redis.call('SET', KEYS[6], reason, 'PX', 86400000)
-  return {reason, 0}
-end
-if over_rate() then return refuse('rate') end
+if over_rate() then return {'rate', 0} end
 local refused = refusal(tonumber(ARGV[2]), ARGV[3])
-if refused then return refuse(refused) end
+if refused then return {refused, 0} end
 redis.call('INCR', KEYS[2])
 redis.call('EXPIRE', KEYS[2], 172800)
 redis.call('SADD', KEYS[5], ARGV[3])

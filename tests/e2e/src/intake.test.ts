@@ -30,21 +30,6 @@ describe('intake worker', () => {
     expect(await count('700')).toBe(1);
   });
 
-  it('a refused submit stores nothing: its job, sent along with the limits check, is dropped', async () => {
-    await sys.addUser('701');
-    const first = await sys.post('/v1/reports/new', admin.auth, report('701', 'i-dup'));
-    const refused = await sys.post('/v1/reports/new', admin.auth, report('701', 'i-dup'));
-    expect(first.status).toBe(200);
-    expect(refused.status).toBe(400);
-    const intake = sys.queue('intake');
-    await sys.waitFor(async () => {
-      const counts = await intake.getJobCounts('wait', 'active', 'delayed');
-      return Object.values(counts).every((n) => n === 0) && (await count('701')) === 1;
-    });
-    const list = await sys.get('/v1/reports/701', admin.auth);
-    expect(list.body.reports.map((r: { repid: string }) => r.repid)).toEqual([first.body.id]);
-  });
-
   it('a job whose payload cannot parse fails at once, without retries, and is listed by `jobs failed`', async () => {
     const queue = sys.queue('intake');
     await queue.add('intake', { reportId: 'broken' }, { jobId: 'broken-1', attempts: 5 });

@@ -27,6 +27,9 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
     now,
   };
+  const admitted = await orUnavailable('Redis', () => deps.guard.admit(guardRequest));
+  if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
+
   const reportId = uuidv7(now);
   const job: IntakeJob = {
     reportId,
@@ -39,20 +42,11 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     ...(body.reportType !== undefined && { reportType: body.reportType }),
     ...(requestId !== undefined && { requestId }),
   };
-  // The limits script and the job go out together on one connection, the script first: one wait
-  // for Redis instead of two. A refused report's job is marked by the script before any worker
-  // can see it, and the intake worker drops it.
-  const admission = orUnavailable('Redis', () => deps.guard.admit(guardRequest, reportId));
-  const enqueued = deps.intakeProducer.add(QUEUES.intake.name, job, { jobId: jobIdFor.intake(reportId) }).then(
-    () => null,
-    (err: Error) => err,
-  );
-  const admitted = await admission.finally(() => enqueued);
-  if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
-  const enqueueError = await enqueued;
-  if (enqueueError) {
+  try {
+    await deps.intakeProducer.add(QUEUES.intake.name, job, { jobId: jobIdFor.intake(reportId) });
+  } catch (err) {
     await deps.guard.release(guardRequest, admitted.appended).catch(() => undefined);
-    throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${enqueueError.message})`);
+    throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
   }
   return admitted.appended
     ? { success: true, id: reportId, message: 'Report added to the open case about this user', appended: true }
