@@ -89,6 +89,8 @@ export class System {
     port: number,
     extraEnv: Record<string, string>,
     private readonly appEnv: Partial<Record<AppName, Record<string, string>>> = {},
+    /** False for a second set of processes sharing another system's data (see `alongside`). */
+    private readonly ownsData = true,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
     this.env = {
@@ -119,6 +121,23 @@ export class System {
       throw err;
     }
     return system;
+  }
+
+  /**
+   * A second copy of every process (or of `apps`) sharing this system's Redis, queues and store,
+   * with its own gateway port: several gateways and workers at once, as when scaled out.
+   */
+  async alongside(options: { apps?: AppName[] } = {}): Promise<System> {
+    const extra: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.env)) if (v !== undefined && k !== 'PORT') extra[k] = v;
+    const twin = new System(this.dataDir, this.prefix, await freePort(), extra, this.appEnv, false);
+    try {
+      for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await twin.startApp(app);
+    } catch (err) {
+      await twin.stop();
+      throw err;
+    }
+    return twin;
   }
 
   async startApp(app: AppName): Promise<void> {
@@ -241,7 +260,7 @@ export class System {
     await Promise.all([...this.processes.keys()].map((app) => this.stopApp(app)));
     for (const q of this.queues.values()) await q.close();
     this.redis?.disconnect();
-    rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.ownsData) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
 
