@@ -36,6 +36,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // Two log lines per request would cost more than the request itself at ingestion volume:
     // failures are logged by the error handler, traffic is counted by metrics.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request (it costs more than it gives with request logging off): the
+    // few lines a request logs name its id themselves.
+    childLoggerFactory: (logger) => logger,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

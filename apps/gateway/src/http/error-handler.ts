@@ -57,7 +57,7 @@ export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: 
 
 /** Errors thrown by a route, and those Fastify raises before routing (bad URL, over-long parameter). */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = toErrorResponse(error, (err, ref) => request.log.error({ err, ref }, 'request failed'));
+  const { status, body } = toErrorResponse(error, (err, ref) => request.log.error({ err, ref, reqId: request.id }, 'request failed'));
   void reply.status(status).send(body);
 }
 
