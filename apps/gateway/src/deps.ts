@@ -3,10 +3,9 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
-import type { Metrics } from '@rm/runtime';
+import type { BatchingProducer, Metrics } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
-import type { BatchingProducer } from './use-cases/batching-producer.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {

@@ -2,10 +2,9 @@ import { Queue, QueueEvents } from 'bullmq';
 import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createLogger, createRedis, loadConfig, Metrics, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { BatchingProducer, createLogger, createRedis, loadConfig, Metrics, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
-import { BatchingProducer } from './use-cases/batching-producer.js';
 import { gatewayConfig } from './config.js';
 
 let logger: Logger | undefined;

@@ -15,3 +15,4 @@ export * from './metrics.js';
 export * from './ops-server.js';
 export * from './worker-ops.js';
 export * from './micro-batcher.js';
+export * from './batching-producer.js';

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { QUEUES, jobIdFor, type NotificationJob } from '@rm/contracts';
+import { BatchingProducer } from './batching-producer.js';
 import { env } from './config.js';
 
 /**
@@ -35,10 +36,10 @@ export function createNotifier(connection: Redis, prefix: string, policy: Notify
     prefix,
     defaultJobOptions: notificationJobOptions(policy.NOTIFY_ATTEMPTS, { type: QUEUES.notifications.backoff.type, delay: policy.NOTIFY_BACKOFF_MS }),
   });
+  // The notifications of jobs running at once go to Redis in one round trip.
+  const producer = new BatchingProducer(queue);
   return {
-    async notify(job) {
-      await queue.add(job.kind, job, { jobId: jobIdFor.notifications(job) });
-    },
+    notify: (job) => producer.add(job.kind, job, { jobId: jobIdFor.notifications(job) }),
     close: () => queue.close(),
   };
 }

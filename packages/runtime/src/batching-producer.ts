@@ -1,5 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq';
-import { MicroBatcher } from '@rm/runtime';
+import { MicroBatcher } from './micro-batcher.js';
 
 interface NewJob {
   name: string;
@@ -10,14 +10,14 @@ interface NewJob {
 /**
  * Adds jobs to a queue in batches: every job asked for during one turn of the event loop goes to
  * Redis in a single `addBulk` pipeline, and each caller's promise settles only once that batch is
- * stored, so "200 only after the job is in Redis" still holds for each of them. Concurrent submits
- * share one round trip and one AOF fsync.
+ * stored, so "acknowledged only after the job is in Redis" still holds for each of them. Concurrent
+ * submits (or jobs) share one round trip and one AOF fsync.
  */
 export class BatchingProducer {
   private readonly batcher: MicroBatcher<NewJob, unknown>;
 
   constructor(queue: Queue) {
-    this.batcher = new MicroBatcher((jobs) => queue.addBulk(jobs));
+    this.batcher = new MicroBatcher<NewJob, unknown>((jobs) => queue.addBulk(jobs));
   }
 
   async add(name: string, data: unknown, opts: JobsOptions): Promise<void> {
