@@ -45,7 +45,7 @@ function report(id: string, userId: string, receivedAt: number, overrides: Parti
     id,
     userId,
     reporterId: 'reporter-1',
-    reporterPlatform: 'discord',
+    reporterPlatform: 'gameplatform',
     reportType: null,
     answers: [{ questionId: 'q1', answer: 'they cheated' }],
     evidence: [{ url: `https://example.test/${id}.png`, type: 'image' }],
@@ -751,5 +751,42 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.findDelivery('job-race')).toEqual(results[0]);
       });
     });
+  });
+}
+
+/**
+ * Two handles on one store, as two processes have: `openPair` gives a fresh store and a second
+ * handle on the same data. Races between them are settled by the store, not by either process.
+ */
+export function describeSharedStoreContract(name: string, openPair: () => Promise<[Store, Store]>): void {
+  const withPair = async (fn: (a: Store, b: Store) => Promise<void>) => {
+    const [a, b] = await openPair();
+    try {
+      await fn(a, b);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  };
+
+  describe(`${name} store: two handles on the same data`, () => {
+    it('saving reports about the same new user from both opens exactly one case', () =>
+      withPair(async (a, b) => {
+        const [[fromA], [fromB]] = await Promise.all([a.saveReports([report('ra', 'new-user', 1_000)]), b.saveReports([report('rb', 'new-user', 2_000)])]);
+        expect(fromA!.created && fromB!.created).toBe(true);
+        expect(fromA!.caseId).toBe(fromB!.caseId);
+        expect([fromA!.openedCase, fromB!.openedCase].filter(Boolean)).toHaveLength(1);
+        expect(await a.caseReportIds(fromA!.caseId)).toEqual(['ra', 'rb']);
+        expect((await b.openCaseOfUser('new-user'))?.id).toBe(fromA!.caseId);
+      }));
+
+    it('saving the same report from both stores it once, and one of them says it opened the case', () =>
+      withPair(async (a, b) => {
+        const [[fromA], [fromB]] = await Promise.all([a.saveReports([report('r1', 'new-user', 1_000)]), b.saveReports([report('r1', 'new-user', 1_000)])]);
+        expect([fromA!.created, fromB!.created].filter(Boolean)).toHaveLength(1);
+        expect(fromA!.caseId).toBe(fromB!.caseId);
+        expect([fromA!.openedCase, fromB!.openedCase].filter(Boolean)).toHaveLength(1);
+        expect(await a.caseReportIds(fromA!.caseId)).toEqual(['r1']);
+      }));
   });
 }

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openMongoStore } from '../create-store.js';
 import type { NewReport } from '../records.js';
 import type { Store } from '../store.js';
-import { describeStoreContract } from '../storage.contract.js';
+import { describeSharedStoreContract, describeStoreContract } from '../storage.contract.js';
 import { findTestServer, type TestServer } from './test-server.js';
 
 const found = await findTestServer();
@@ -41,50 +41,19 @@ function describeMongoStore(server: TestServer): void {
   }, 120_000);
 
   describeStoreContract('mongodb', freshStore);
+  describeSharedStoreContract('mongodb', async () => [await freshStore(), await sameDatabase()]);
 
   describe('MongoDB store: several clients on one database', () => {
     const report = (id: string, receivedAt: number): NewReport => ({
       id,
       userId: 'new-user',
       reporterId: `reporter-${id}`,
-      reporterPlatform: 'discord',
+      reporterPlatform: 'gameplatform',
       reportType: null,
       answers: [],
       evidence: [],
       receivedAt,
       user: { name: 'new-user', displayName: 'New User', avatar: null },
-    });
-
-    it('two clients saving reports about the same new user open exactly one case', async () => {
-      const a = await freshStore();
-      const b = await sameDatabase();
-      try {
-        const [[fromA], [fromB]] = await Promise.all([a.saveReports([report('ra', 1_000)]), b.saveReports([report('rb', 2_000)])]);
-
-        expect(fromA!.created && fromB!.created).toBe(true);
-        expect(fromA!.caseId).toBe(fromB!.caseId);
-        expect([fromA!.openedCase, fromB!.openedCase].filter(Boolean)).toHaveLength(1);
-        expect(await a.caseReportIds(fromA!.caseId)).toEqual(['ra', 'rb']);
-      } finally {
-        await a.close();
-        await b.close();
-      }
-    });
-
-    it('two clients saving the same report store it once, and one of them says it opened the case', async () => {
-      const a = await freshStore();
-      const b = await sameDatabase();
-      try {
-        const [[fromA], [fromB]] = await Promise.all([a.saveReports([report('r1', 1_000)]), b.saveReports([report('r1', 1_000)])]);
-
-        expect([fromA!.created, fromB!.created].filter(Boolean)).toHaveLength(1);
-        expect(fromA!.caseId).toBe(fromB!.caseId);
-        expect([fromA!.openedCase, fromB!.openedCase].filter(Boolean)).toHaveLength(1);
-        expect(await a.caseReportIds(fromA!.caseId)).toEqual(['r1']);
-      } finally {
-        await a.close();
-        await b.close();
-      }
     });
 
     it('opening the store again on an existing database keeps its data and indexes', async () => {
