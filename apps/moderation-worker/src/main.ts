@@ -1,7 +1,7 @@
 import { QUEUES } from '@rm/contracts';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createConsumer, createLogger, createNotifier, createRedis, loadConfig, onShutdown, runMain, startWorkerOps, waitForRedis, type Logger } from '@rm/runtime';
+import { createLogger, loadConfig, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
@@ -11,17 +11,7 @@ let logger: Logger | undefined;
 runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
-  const store = await createStore(config);
-  const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
-  await waitForRedis(redis);
-  const ops = await startWorkerOps('moderation-worker', config, {
-    redis,
-    prefix: config.QUEUE_PREFIX,
-    storeProbe: () => store.getApiKey('readiness-probe'),
-    queueNames: [QUEUES.decisions.name],
-    logger: log,
-  });
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const { store, redis, notifier, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), [QUEUES.decisions.name]);
   const deps = {
     store,
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
@@ -29,16 +19,14 @@ runMain('moderation-worker', async () => {
     notify: notifier.notify,
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
-  const worker = createConsumer(
+  consume(
     'decisions',
     async (job) => {
       const result = await decide(deps, job);
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: config.MODERATION_CONCURRENCY, logger: log, lockMs: config.JOB_LOCK_MS, metrics: ops.metrics },
+    { concurrency: config.MODERATION_CONCURRENCY },
   );
-  onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), () => redis.quit(), () => store.close()]);
-  void worker.run();
   log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
 }, () => logger);

@@ -1,20 +1,7 @@
 import { QUEUES } from '@rm/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
-import {
-  createConsumer,
-  createLogger,
-  createNotifier,
-  createRedis,
-  DeadLetters,
-  loadConfig,
-  onShutdown,
-  runMain,
-  startWorkerOps,
-  waitForRedis,
-  withLock,
-  type Logger,
-} from '@rm/runtime';
+import { createLogger, DeadLetters, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { notificationConfig } from './config.js';
 import { notificationHandlers } from './handlers.js';
@@ -24,17 +11,10 @@ let logger: Logger | undefined;
 runMain('notification-worker', async () => {
   const config = loadConfig(notificationConfig);
   const log = (logger = createLogger('notification-worker', config.LOG_LEVEL));
-  const store = await createStore(config);
-  const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
-  await waitForRedis(redis);
-  const ops = await startWorkerOps('notification-worker', config, {
-    redis,
-    prefix: config.QUEUE_PREFIX,
-    storeProbe: () => store.getApiKey('readiness-probe'),
-    queueNames: [QUEUES.notifications.name, QUEUES.notificationsDead.name],
-    logger: log,
-  });
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const { store, redis, notifier, consume } = await startWorkerProcess('notification-worker', config, log, () => createStore(config), [
+    QUEUES.notifications.name,
+    QUEUES.notificationsDead.name,
+  ]);
   const deadLetters = new DeadLetters(redis, config.QUEUE_PREFIX);
   // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.
   const lock = { ttlMs: 15 * config.PLATFORM_TIMEOUT_MS, waitMs: 3 * config.PLATFORM_TIMEOUT_MS };
@@ -47,7 +27,7 @@ runMain('notification-worker', async () => {
     settings: { reportChannel: config.REPORT_CHANNEL_ID, hideUsername: config.HIDE_USERNAME },
   });
 
-  const worker = createConsumer(
+  consume(
     'notifications',
     async (job, bullJob) => {
       try {
@@ -61,16 +41,10 @@ runMain('notification-worker', async () => {
       }
     },
     {
-      connection: redis,
-      prefix: config.QUEUE_PREFIX,
       concurrency: config.NOTIFY_CONCURRENCY,
-      logger: log,
-      lockMs: config.JOB_LOCK_MS,
-      metrics: ops.metrics,
       onFailedForGood: (job, err) => deadLetters.bury(job, err),
+      closers: [() => deadLetters.close()],
     },
   );
-  onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), () => deadLetters.close(), () => redis.quit(), () => store.close()]);
-  void worker.run();
   log.info({ concurrency: config.NOTIFY_CONCURRENCY, chat: config.CHAT_API_URL ? 'http' : 'embedded', webhook: Boolean(config.DECISION_WEBHOOK_URL) }, 'notification worker running');
 }, () => logger);

@@ -16,3 +16,4 @@ export * from './ops-server.js';
 export * from './worker-ops.js';
 export * from './micro-batcher.js';
 export * from './batching-producer.js';
+export * from './worker-process.js';

@@ -1,0 +1,82 @@
+import type { Worker } from 'bullmq';
+import type { Logger } from 'pino';
+import type { QueueKey } from '@rm/contracts';
+import { createConsumer, type Handler } from './consumer.js';
+import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
+import { createRedis, waitForRedis, type Redis } from './redis.js';
+import { onShutdown } from './shutdown.js';
+import { startWorkerOps, type WorkerOps } from './worker-ops.js';
+
+/** What every worker opens the same way; the store is opened by the caller (runtime knows no adapter). */
+export interface WorkerStore {
+  getApiKey(key: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export interface WorkerProcessConfig extends NotifyPolicy {
+  REDIS_URL: string;
+  QUEUE_PREFIX: string;
+  JOB_LOCK_MS: number;
+  METRICS_PORT: number;
+  METRICS_HOST: string;
+}
+
+export interface WorkerProcess<S extends WorkerStore> {
+  store: S;
+  redis: Redis;
+  notifier: Notifier;
+  ops: WorkerOps;
+  /**
+   * Consumes one queue of the catalog until SIGTERM, then closes the worker, the ops port, the
+   * notifier, `closers`, Redis and the store, in that order.
+   */
+  consume<K extends QueueKey>(
+    key: K,
+    handler: Handler<K>,
+    options: { concurrency: number; onFailedForGood?: Parameters<typeof createConsumer>[2]['onFailedForGood']; closers?: (() => Promise<unknown>)[] },
+  ): Worker;
+}
+
+/**
+ * The start-up every worker shares: the store, Redis (waited for), the ops port on METRICS_PORT
+ * with depth gauges of `queueNames`, and a notifier.
+ */
+export async function startWorkerProcess<S extends WorkerStore>(
+  service: string,
+  config: WorkerProcessConfig,
+  log: Logger,
+  openStore: () => Promise<S>,
+  queueNames: string[],
+): Promise<WorkerProcess<S>> {
+  const store = await openStore();
+  const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
+  await waitForRedis(redis);
+  const ops = await startWorkerOps(service, config, {
+    redis,
+    prefix: config.QUEUE_PREFIX,
+    storeProbe: () => store.getApiKey('readiness-probe'),
+    queueNames,
+    logger: log,
+  });
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  return {
+    store,
+    redis,
+    notifier,
+    ops,
+    consume(key, handler, options) {
+      const worker = createConsumer(key, handler, {
+        connection: redis,
+        prefix: config.QUEUE_PREFIX,
+        concurrency: options.concurrency,
+        logger: log,
+        lockMs: config.JOB_LOCK_MS,
+        metrics: ops.metrics,
+        ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
+      });
+      onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), ...(options.closers ?? []), () => redis.quit(), () => store.close()]);
+      void worker.run();
+      return worker;
+    },
+  };
+}
