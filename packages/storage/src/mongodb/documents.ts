@@ -1,4 +1,3 @@
-import type { Permission } from '@rm/contracts';
 import type {
   ApiKeyRecord,
   CaseEvent,
@@ -18,17 +17,8 @@ import type {
  * carry `userId`, the shard key of a sharded deployment. Times are milliseconds, as in the records.
  */
 
-export interface ApiKeyDoc {
-  _id: string;
-  name: string;
-  secretHash: string;
-  permissions: Permission[];
-  elevated: boolean;
-  admin: boolean;
-  rateLimit: number | null;
-  createdAt: number;
-  revokedAt: number | null;
-}
+/** Documents keep a record's id as `_id`; every other field as the record has it. */
+export type ApiKeyDoc = Omit<ApiKeyRecord, 'key'> & { _id: string };
 export const toApiKeyDoc = (k: ApiKeyRecord): ApiKeyDoc => ({
   _id: k.key,
   name: k.name,
@@ -52,32 +42,17 @@ export const toApiKey = (d: ApiKeyDoc): ApiKeyRecord => ({
   revokedAt: d.revokedAt ?? null,
 });
 
-export interface UserDoc {
-  /** The player's id: the shard key of this collection. */
-  _id: string;
-  name: string;
-  displayName: string;
-  avatar: string | null;
-}
+/** `_id` is the player's id: the shard key of this collection. */
+export type UserDoc = Omit<UserRecord, 'id'> & { _id: string };
 export const toUserDoc = (u: UserRecord): UserDoc => ({ _id: u.id, name: u.name, displayName: u.displayName, avatar: u.avatar });
 export const toUser = (d: UserDoc): UserRecord => ({ id: d._id, name: d.name, displayName: d.displayName, avatar: d.avatar ?? null });
 
-export interface ModeratorDoc {
-  _id: string;
-  username: string;
-  createdAt: number;
-}
+export type ModeratorDoc = Omit<ModeratorRecord, 'id'> & { _id: string };
 export const toModeratorDoc = (m: ModeratorRecord): ModeratorDoc => ({ _id: m.id, username: m.username, createdAt: m.createdAt });
 export const toModerator = (d: ModeratorDoc): ModeratorRecord => ({ id: d._id, username: d.username, createdAt: d.createdAt });
 
-export interface CaseDoc {
+export type CaseDoc = Omit<CaseRecord, 'id'> & {
   _id: string;
-  userId: string;
-  state: CaseState;
-  claimedBy: string | null;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
   /**
    * Present, and true, only while the case is open or claimed: the unique partial index on
    * {userId} filters on it, so a user has at most one open case.
@@ -85,7 +60,7 @@ export interface CaseDoc {
   open?: true;
   /** The report that opened the case, so whichever process stores that report says openedCase. */
   openedBy: string;
-}
+};
 export const toCase = (d: CaseDoc): CaseRecord => ({
   id: d._id,
   userId: d.userId,
@@ -96,18 +71,7 @@ export const toCase = (d: CaseDoc): CaseRecord => ({
   updatedAt: d.updatedAt,
 });
 
-export interface ReportDoc {
-  _id: string;
-  caseId: string;
-  userId: string;
-  reporterId: string;
-  reporterPlatform: string;
-  reportType: string | null;
-  answers: { questionId: string; answer: string }[];
-  evidence: { url: string; type: string; createEvidence?: boolean }[];
-  receivedAt: number;
-  user: { name: string; displayName: string; avatar: string | null };
-}
+export type ReportDoc = Omit<ReportRecord, 'id'> & { _id: string };
 
 // createEvidence is written only when given, so a report reads back exactly as it was saved.
 const toEvidence = (e: NewReport['evidence'][number]) => ({
@@ -175,17 +139,11 @@ export interface BanDoc {
   at: number;
 }
 
-export interface MessageDoc {
+export type MessageDoc = Omit<ChatMessageRecord, 'id'> & {
   _id: string;
   /** From the messages counter: breaks ties between messages recorded in the same millisecond. */
   seq: number;
-  channel: string;
-  kind: string;
-  content: string;
-  dedupeKey: string;
-  createdAt: number;
-  editedAt: number | null;
-}
+};
 export const toMessage = (d: MessageDoc): ChatMessageRecord => ({
   id: d._id,
   channel: d.channel,
@@ -197,13 +155,8 @@ export const toMessage = (d: MessageDoc): ChatMessageRecord => ({
 });
 
 /** The chat message showing a case, one per case. */
-export interface CaseMessageDoc {
-  /** The case id. */
-  _id: string;
-  channel: string;
-  messageId: string;
-  updatedAt: number;
-}
+/** `_id` is the case id. */
+export type CaseMessageDoc = Omit<CaseMessageRecord, 'caseId'> & { _id: string };
 export const toCaseMessage = (d: CaseMessageDoc): CaseMessageRecord => ({
   caseId: d._id,
   channel: d.channel,
