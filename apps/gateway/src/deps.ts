@@ -1,9 +1,8 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Redis } from 'ioredis';
 import type { UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
-import type { BatchingProducer, Metrics } from '@rm/runtime';
+import type { BatchingProducer, Metrics, Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
 

@@ -1,8 +1,8 @@
-import { Queue, QueueEvents } from 'bullmq';
-import { QUEUES } from '@rm/contracts';
+import { QueueEvents } from 'bullmq';
+import { QUEUES, queuePrefix } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { BatchingProducer, createLogger, createRedis, loadConfig, Metrics, onShutdown, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { BatchingProducer, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -14,23 +14,20 @@ runMain('gateway', async () => {
   logger = createLogger('gateway', config.LOG_LEVEL);
   const store = await createStore(config);
   // Request-path connection: fails fast while Redis is away so callers get a 500, not a hang.
-  const redis = createRedis(config.REDIS_URL, { failFast: true, onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
-  const blocking = createRedis(config.REDIS_URL, { onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
+  const redis = createRedis(config, { failFast: true, onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
+  const blocking = createRedis(config, { onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
-  const queueOptions = { connection: redis, prefix: config.QUEUE_PREFIX };
-  const intakeQueue = new Queue(QUEUES.intake.name, {
-    ...queueOptions,
+  const intakeQueue = openQueue('intake', redis, config.QUEUE_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.intake.attempts, backoff: QUEUES.intake.backoff, removeOnComplete: 1000, removeOnFail: false },
   });
-  const decisionsQueue = new Queue(QUEUES.decisions.name, {
-    ...queueOptions,
+  const decisionsQueue = openQueue('decisions', redis, config.QUEUE_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
-  const watchedQueues = [QUEUES.notifications.name, QUEUES.notificationsDead.name].map((name) => new Queue(name, queueOptions));
+  const watchedQueues = (['notifications', 'notificationsDead'] as const).map((key) => openQueue(key, redis, config.QUEUE_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
-  const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: config.QUEUE_PREFIX });
+  const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.QUEUE_PREFIX, 'decisions') });
   await decisionEvents.waitUntilReady();
 
   const app = await buildApp({

@@ -1,4 +1,3 @@
-import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
 import { createLogger, loadConfig, MicroBatcher, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
@@ -11,7 +10,7 @@ let logger: Logger | undefined;
 runMain('intake-worker', async () => {
   const config = loadConfig(intakeConfig);
   const log = (logger = createLogger('intake-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), [QUEUES.intake.name]);
+  const { store, redis, notifier, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), ['intake']);
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
   const deps = {

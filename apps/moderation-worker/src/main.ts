@@ -1,4 +1,3 @@
-import { QUEUES } from '@rm/contracts';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
 import { createLogger, loadConfig, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
@@ -11,7 +10,7 @@ let logger: Logger | undefined;
 runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), [QUEUES.decisions.name]);
+  const { store, redis, notifier, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions']);
   const deps = {
     store,
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),

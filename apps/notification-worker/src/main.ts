@@ -1,4 +1,3 @@
-import { QUEUES } from '@rm/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
 import { createLogger, DeadLetters, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
@@ -12,8 +11,8 @@ runMain('notification-worker', async () => {
   const config = loadConfig(notificationConfig);
   const log = (logger = createLogger('notification-worker', config.LOG_LEVEL));
   const { store, redis, notifier, consume } = await startWorkerProcess('notification-worker', config, log, () => createStore(config), [
-    QUEUES.notifications.name,
-    QUEUES.notificationsDead.name,
+    'notifications',
+    'notificationsDead',
   ]);
   const deadLetters = new DeadLetters(redis, config.QUEUE_PREFIX);
   // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.

@@ -52,3 +52,9 @@ export const jobIdFor = {
   /** A dead letter keeps the id of the job it holds. */
   notificationsDead: (deadJobId: string) => deadJobId,
 } satisfies { [K in QueueKey]: (source: never) => string };
+
+/**
+ * The BullMQ prefix of one queue. Its hash tag keeps all of the queue's keys in one Redis Cluster
+ * slot, as BullMQ's scripts need; a tag per queue lets different queues live on different nodes.
+ */
+export const queuePrefix = (keyPrefix: string, key: QueueKey) => `{${keyPrefix}:${QUEUES[key].name}}`;

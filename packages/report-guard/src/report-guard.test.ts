@@ -17,13 +17,20 @@ function connect(): Redis {
   return new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
 }
 
-async function deleteKeys(pattern: string): Promise<void> {
+async function allKeys(pattern: string): Promise<string[]> {
+  const found: string[] = [];
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
+    found.push(...keys);
     cursor = next;
   } while (cursor !== '0');
+  return found;
+}
+
+async function deleteKeys(pattern: string): Promise<void> {
+  const keys = await allKeys(pattern);
+  if (keys.length > 0) await redis.del(...keys);
 }
 
 beforeAll(async () => {
@@ -167,6 +174,27 @@ describe('ReportGuard.admit', () => {
   });
 });
 
+describe('ReportGuard.admit: checks in different slots', () => {
+  it('a refusal by one check gives back what the others reserved', async () => {
+    await guard.syncUser('banned-user', { banned: true, openCaseReporters: null });
+    // Refused as banned: the daily reservation made at the same time is given back.
+    expect(await guard.admit(req({ reporterId: 'r', userId: 'banned-user', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'banned' });
+    // Refused for the day: the reporter's place in the user's case is given back, and the case stays unopened.
+    expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 1 }))).toEqual({ ok: true, appended: false });
+    expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'daily' });
+    expect(await guard.admit(req({ reporterId: 'other', userId: 'u2' }))).toEqual({ ok: true, appended: false });
+  });
+
+  it('keys of one user share a hash tag; keys of different users, reporters and API keys do not', async () => {
+    await guard.admit(req({ rateLimit: 10, keyId: 'k1', reporterId: 'r1', userId: 'u1' }));
+    await guard.syncUser('u1', { banned: true, openCaseReporters: ['r1'] });
+    const keys = await allKeys(`${prefix}:*`);
+    const tag = (k: string) => k.slice(k.indexOf('{') + 1, k.indexOf('}'));
+    expect(new Set(keys.filter((k) => k.includes(':u:')).map(tag))).toEqual(new Set(['u1']));
+    expect(new Set(keys.map(tag))).toEqual(new Set(['u1', 'r:r1', 'k:k1']));
+  });
+});
+
 describe('ReportGuard.release', () => {
   it('undoes an admit that opened the case: count back, reporter removed, open flag removed', async () => {
     const r = req({ reporterId: 'r1', maxPerDay: 1 });
@@ -188,6 +216,14 @@ describe('ReportGuard.release', () => {
     expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'duplicate' });
     expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
     expect(await guard.admit(r2)).toEqual({ ok: true, appended: true });
+  });
+
+  it('undoing the admit that opened the case keeps it open when another reporter joined meanwhile', async () => {
+    const opener = req({ reporterId: 'r1' });
+    expect(await guard.admit(opener)).toEqual({ ok: true, appended: false });
+    expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
+    await guard.release(opener, false);
+    expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
   });
 
   it('gives back exactly one report of the daily count', async () => {

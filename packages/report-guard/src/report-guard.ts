@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { ADMIT, PROBE, RATE_ONLY, RELEASE } from './scripts.js';
+import type { Redis } from '@rm/runtime';
+import { DAILY_GIVE_BACK, DAILY_TAKE, RATE, USER_GIVE_BACK, USER_PEEK, USER_TAKE } from './scripts.js';
 
 export type Refusal = 'rate' | 'daily' | 'banned' | 'duplicate';
 export type AdmitOutcome = { ok: true; appended: boolean } | { ok: false; refusal: Refusal };
@@ -16,19 +16,30 @@ export interface GuardRequest {
   now?: number;
 }
 
-type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
+type ScriptFn = (...args: (string | number)[]) => Promise<string>;
+type UserTake = 'opened' | 'appended' | 'banned' | 'duplicate';
 
 /** UTC day number: the daily maximum resets at midnight UTC. */
 const dayOf = (now: number) => Math.floor(now / 86_400_000);
 const minuteOf = (now: number) => Math.floor(now / 60_000);
 
+/** The refusal an admit answers when several checks refuse at once, most general first. */
+function firstRefusal(...outcomes: (string | undefined)[]): Refusal | undefined {
+  return (['rate', 'daily', 'banned', 'duplicate'] as const).find((r) => outcomes.includes(r));
+}
+
 /**
  * The Redis-side view that submissions are checked against: per-key request rates, each
  * reporter's reports today, banned users, and who already reported the user's open case.
  * Storage stays the system of record; workers keep this view in step after every change.
+ *
+ * Keys are grouped by hash tag per API key, per reporter and per reported user, so on a Redis
+ * Cluster they spread over the nodes. The three checks of a submission run at once, each atomic
+ * in its own slot (one round trip, pipelined); when one refuses, what the others reserved is
+ * given back.
  */
 export class ReportGuard {
-  private readonly scripts: Record<'admit' | 'probe' | 'rateOnly' | 'release', ScriptFn>;
+  private readonly scripts: Record<'rate' | 'dailyTake' | 'dailyGiveBack' | 'userTake' | 'userPeek' | 'userGiveBack', ScriptFn>;
 
   constructor(
     private readonly redis: Redis,
@@ -41,55 +52,74 @@ export class ReportGuard {
       return fn.bind(redis);
     };
     this.scripts = {
-      admit: define('admit', ADMIT, 5),
-      probe: define('probe', PROBE, 5),
-      rateOnly: define('rateOnly', RATE_ONLY, 1),
-      release: define('release', RELEASE, 5),
+      rate: define('rate', RATE, 1),
+      dailyTake: define('dailyTake', DAILY_TAKE, 1),
+      dailyGiveBack: define('dailyGiveBack', DAILY_GIVE_BACK, 1),
+      userTake: define('userTake', USER_TAKE, 3),
+      userPeek: define('userPeek', USER_PEEK, 3),
+      userGiveBack: define('userGiveBack', USER_GIVE_BACK, 3),
     };
   }
 
-  private keys(r: GuardRequest): string[] {
-    const now = r.now ?? Date.now();
-    return [
-      `${this.prefix}:rl:${r.keyId}:${minuteOf(now)}`,
-      `${this.prefix}:daily:${r.reporterId}:${dayOf(now)}`,
-      this.bannedKey(r.userId),
-      this.openKey(r.userId),
-      this.reportersKey(r.userId),
-    ];
+  private rateKey(keyId: string, now: number) {
+    return `${this.prefix}:rl:{k:${keyId}}:${minuteOf(now)}`;
+  }
+  private dailyKey(r: GuardRequest) {
+    return `${this.prefix}:daily:{r:${r.reporterId}}:${dayOf(r.now ?? Date.now())}`;
+  }
+  /** Banned flag, open-case flag, reporters of the open case: one slot, so MULTI and scripts may span them. */
+  private userKeys(userId: string): [banned: string, open: string, reporters: string] {
+    const base = `${this.prefix}:u:{${userId}}`;
+    return [`${base}:banned`, `${base}:open`, `${base}:reporters`];
   }
 
-  private bannedKey(userId: string) {
-    return `${this.prefix}:banned:${userId}`;
-  }
-  private openKey(userId: string) {
-    return `${this.prefix}:case:${userId}:open`;
-  }
-  private reportersKey(userId: string) {
-    return `${this.prefix}:case:${userId}:reporters`;
+  private async rate(r: GuardRequest): Promise<string | undefined> {
+    return r.rateLimit > 0 ? this.scripts.rate(this.rateKey(r.keyId, r.now ?? Date.now()), r.rateLimit) : undefined;
   }
 
-  /** Checks and reserves in one step: on ok the report is counted and must be enqueued or released. */
+  /** Checks and reserves: on ok the report is counted and must be enqueued or released. */
   async admit(r: GuardRequest): Promise<AdmitOutcome> {
-    const [outcome, appended] = (await this.scripts.admit(...this.keys(r), r.rateLimit, r.maxPerDay, r.reporterId)) as [string, number];
-    return outcome === 'ok' ? { ok: true, appended: appended === 1 } : { ok: false, refusal: outcome as Refusal };
+    const settled = await Promise.allSettled([
+      this.rate(r),
+      this.scripts.dailyTake(this.dailyKey(r), r.maxPerDay),
+      this.scripts.userTake(...this.userKeys(r.userId), r.reporterId) as Promise<UserTake>,
+    ]);
+    const [rate, daily, user] = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    const refusal = firstRefusal(rate, daily, user);
+    if (!failed && !refusal) return { ok: true, appended: user === 'appended' };
+    await this.giveBack(r, { daily: daily === 'ok', user: user === 'opened' || user === 'appended', opened: user === 'opened' });
+    if (failed) throw failed.reason;
+    return { ok: false, refusal: refusal! };
   }
 
   /** The check operation: counts against the rate limit, reserves nothing. */
   async probe(r: GuardRequest): Promise<ProbeOutcome> {
-    const [outcome] = (await this.scripts.probe(...this.keys(r), r.rateLimit, r.maxPerDay, r.reporterId)) as [string, number];
-    return outcome === 'ok' ? { ok: true } : { ok: false, refusal: outcome as Refusal };
+    const [rate, today, user] = await Promise.all([
+      this.rate(r),
+      this.redis.get(this.dailyKey(r)),
+      this.scripts.userPeek(...this.userKeys(r.userId), r.reporterId),
+    ]);
+    const refusal = firstRefusal(rate, Number(today ?? 0) >= r.maxPerDay ? 'daily' : undefined, user);
+    return refusal ? { ok: false, refusal } : { ok: true };
   }
 
   /** Rate limit alone, for operations without report checks. */
   async withinRate(keyId: string, rateLimit: number, now = Date.now()): Promise<boolean> {
     if (rateLimit <= 0) return true;
-    return (await this.scripts.rateOnly(`${this.prefix}:rl:${keyId}:${minuteOf(now)}`, rateLimit)) === 'ok';
+    return (await this.scripts.rate(this.rateKey(keyId, now), rateLimit)) === 'ok';
   }
 
   /** Gives back what admit reserved, when the report could not be enqueued. */
   async release(r: GuardRequest, appended: boolean): Promise<void> {
-    await this.scripts.release(...this.keys(r), r.reporterId, appended ? 1 : 0);
+    await this.giveBack(r, { daily: true, user: true, opened: !appended });
+  }
+
+  private async giveBack(r: GuardRequest, taken: { daily: boolean; user: boolean; opened: boolean }): Promise<void> {
+    await Promise.all([
+      taken.daily && this.scripts.dailyGiveBack(this.dailyKey(r)),
+      taken.user && this.scripts.userGiveBack(...this.userKeys(r.userId), r.reporterId, taken.opened ? 1 : 0),
+    ]);
   }
 
   /**
@@ -97,8 +127,9 @@ export class ReportGuard {
    * but not yet stored are already in the set, and must stay there.
    */
   async noteOpenCase(userId: string, reporterIds: string[]): Promise<void> {
-    const tx = this.redis.multi().set(this.openKey(userId), '1');
-    if (reporterIds.length > 0) tx.sadd(this.reportersKey(userId), ...reporterIds);
+    const [, open, reporters] = this.userKeys(userId);
+    const tx = this.redis.multi().set(open, '1');
+    if (reporterIds.length > 0) tx.sadd(reporters, ...reporterIds);
     await tx.exec();
   }
 
@@ -107,14 +138,15 @@ export class ReportGuard {
    * (null when the user has none). Idempotent, so a redelivered decision job can call it again.
    */
   async syncUser(userId: string, state: { banned: boolean; openCaseReporters: string[] | null }): Promise<void> {
+    const [banned, open, reporters] = this.userKeys(userId);
     const tx = this.redis.multi();
-    if (state.banned) tx.set(this.bannedKey(userId), '1');
-    else tx.del(this.bannedKey(userId));
+    if (state.banned) tx.set(banned, '1');
+    else tx.del(banned);
     if (state.openCaseReporters) {
-      tx.set(this.openKey(userId), '1');
-      if (state.openCaseReporters.length > 0) tx.sadd(this.reportersKey(userId), ...state.openCaseReporters);
+      tx.set(open, '1');
+      if (state.openCaseReporters.length > 0) tx.sadd(reporters, ...state.openCaseReporters);
     } else {
-      tx.del(this.openKey(userId), this.reportersKey(userId));
+      tx.del(open, reporters);
     }
     await tx.exec();
   }

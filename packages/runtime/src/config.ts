@@ -49,10 +49,31 @@ export const env = {
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
+/** `host:port,host:port`, parsed into ioredis cluster seed nodes. */
+function clusterNodes() {
+  const node = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/;
+  const valid = (n: string) => {
+    const port = Number(node.exec(n.trim())?.[2]);
+    return port >= 1 && port <= 65535;
+  };
+  return z
+    .string()
+    .refine((v) => v.split(',').every(valid), 'must be comma-separated host:port pairs')
+    .transform((v) =>
+      v.split(',').map((n) => {
+        const [, host, port] = node.exec(n.trim())!;
+        return { host: host!.replace(/^\[|\]$/g, ''), port: Number(port) };
+      }),
+    );
+}
+
 /** Variables every process shares: where Redis and the data are, how loud to log. */
 export const commonConfig = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, 'letters, digits, _ - { } only').default('rm'),
+  // Set: a Redis Cluster, reached through these seed nodes (credentials and TLS still come from REDIS_URL).
+  REDIS_CLUSTER_NODES: clusterNodes().optional(),
+  // Starts every Redis key; hash tags are added where keys must share a cluster slot, so no braces here.
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (no braces: hash tags are added where needed)').default('rm'),
   DATA_DIR: env.string('./data'),
   LOG_LEVEL: env.logLevel(),
   // Set: MongoDB is the store (a replica set or sharded cluster); unset: the SQLite file in DATA_DIR.

@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 import type { Logger } from 'pino';
-import { QUEUES, type PayloadOf, type QueueKey } from '@rm/contracts';
+import { QUEUES, queuePrefix, type PayloadOf, type QueueKey } from '@rm/contracts';
 import type { Metrics } from './metrics.js';
 import { exponentialJitterBackoff } from './backoff.js';
 
@@ -9,7 +9,8 @@ export type Handler<K extends QueueKey> = (payload: PayloadOf<K>, job: Job) => P
 
 export interface ConsumerOptions {
   connection: Redis;
-  prefix: string;
+  /** QUEUE_PREFIX: the queue's hash-tagged BullMQ prefix is derived from it. */
+  keyPrefix: string;
   concurrency: number;
   logger: Logger;
   /** Lock duration and stalled-job check interval (JOB_LOCK_MS). */
@@ -42,7 +43,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     },
     {
       connection: options.connection,
-      prefix: options.prefix,
+      prefix: queuePrefix(options.keyPrefix, key),
       concurrency: options.concurrency,
       lockDuration: options.lockMs,
       stalledInterval: options.lockMs,

@@ -1,5 +1,6 @@
-import { Queue, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job, Queue } from 'bullmq';
+import type { Redis } from './redis.js';
+import { openQueue } from './queues.js';
 import { DeadNotification, jobIdFor, QUEUES } from '@rm/contracts';
 import { notificationJobOptions } from './notifier.js';
 
@@ -11,9 +12,9 @@ export class DeadLetters {
   readonly dead: Queue;
   readonly live: Queue;
 
-  constructor(connection: Redis, prefix: string) {
-    this.dead = new Queue(QUEUES.notificationsDead.name, { connection, prefix });
-    this.live = new Queue(QUEUES.notifications.name, { connection, prefix });
+  constructor(connection: Redis, keyPrefix: string) {
+    this.dead = openQueue('notificationsDead', connection, keyPrefix);
+    this.live = openQueue('notifications', connection, keyPrefix);
   }
 
   /** Keeps a job that failed for good, under its own id (a second failure of the same id is one letter). */

@@ -17,3 +17,4 @@ export * from './worker-ops.js';
 export * from './micro-batcher.js';
 export * from './batching-producer.js';
 export * from './worker-process.js';
+export * from './queues.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 
 export interface LockOptions {
   /** The lock expires on its own after this long, so a crashed holder cannot block others forever. */

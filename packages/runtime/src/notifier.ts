@@ -1,5 +1,6 @@
-import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { JobsOptions } from 'bullmq';
+import type { Redis } from './redis.js';
+import { openQueue } from './queues.js';
 import { z } from 'zod';
 import { QUEUES, jobIdFor, type NotificationJob } from '@rm/contracts';
 import { BatchingProducer } from './batching-producer.js';
@@ -30,10 +31,8 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
-export function createNotifier(connection: Redis, prefix: string, policy: NotifyPolicy): Notifier {
-  const queue = new Queue(QUEUES.notifications.name, {
-    connection,
-    prefix,
+export function createNotifier(connection: Redis, keyPrefix: string, policy: NotifyPolicy): Notifier {
+  const queue = openQueue('notifications', connection, keyPrefix, {
     defaultJobOptions: notificationJobOptions(policy.NOTIFY_ATTEMPTS, { type: QUEUES.notifications.backoff.type, delay: policy.NOTIFY_BACKOFF_MS }),
   });
   // The notifications of jobs running at once go to Redis in one round trip.

@@ -1,6 +1,13 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis as Standalone, type ClusterNode, type RedisOptions } from 'ioredis';
 
-export type { Redis };
+/** A standalone server or a Redis Cluster: every command we use exists on both. */
+export type Redis = Standalone | Cluster;
+
+/** Where Redis is: REDIS_URL alone, or cluster seed nodes with REDIS_URL's credentials and TLS. */
+export interface RedisTarget {
+  REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: ClusterNode[] | undefined;
+}
 
 export interface RedisConnectionOptions {
   /**
@@ -13,20 +20,39 @@ export interface RedisConnectionOptions {
 }
 
 /** One place that knows how we talk to Redis. BullMQ needs maxRetriesPerRequest: null on its connections. */
-export function createRedis(url: string, options: RedisConnectionOptions = {}): Redis {
-  const base: RedisOptions = {
-    lazyConnect: false,
-    connectTimeout: 5_000,
-    retryStrategy: (times) => Math.min(times * 200, 2_000),
-  };
-  const tuned: RedisOptions = options.failFast
-    ? // Auto-pipelining sends every command issued in one tick in a single write: concurrent
-      // requests share round trips, and Redis fsyncs the AOF once for the whole batch.
-      { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000, enableAutoPipelining: true }
-    : { ...base, maxRetriesPerRequest: null };
-  const redis = new Redis(url, tuned);
+export function createRedis(target: RedisTarget, options: RedisConnectionOptions = {}): Redis {
+  const retry = (times: number) => Math.min(times * 200, 2_000);
+  // Auto-pipelining sends every command issued in one tick in a single write: concurrent
+  // requests share round trips, and Redis fsyncs the AOF once for the whole batch.
+  const perCommand: RedisOptions = options.failFast ? { maxRetriesPerRequest: 1, commandTimeout: 2_000 } : { maxRetriesPerRequest: null };
+  const offlineQueue = !options.failFast;
+  const autoPipelining = Boolean(options.failFast);
+  const redis = target.REDIS_CLUSTER_NODES
+    ? new Cluster(target.REDIS_CLUSTER_NODES, {
+        redisOptions: { ...credentialsOf(target.REDIS_URL), connectTimeout: 5_000, ...perCommand },
+        clusterRetryStrategy: retry,
+        enableOfflineQueue: offlineQueue,
+        enableAutoPipelining: autoPipelining,
+      })
+    : new Standalone(target.REDIS_URL, {
+        connectTimeout: 5_000,
+        retryStrategy: retry,
+        enableOfflineQueue: offlineQueue,
+        enableAutoPipelining: autoPipelining,
+        ...perCommand,
+      });
   redis.on('error', options.onError ?? (() => undefined));
   return redis;
+}
+
+/** The parts of REDIS_URL that apply to every node of a cluster: user, password, TLS. */
+function credentialsOf(url: string): RedisOptions {
+  const parsed = new URL(url);
+  return {
+    ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
+    ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
+    ...(parsed.protocol === 'rediss:' && { tls: {} }),
+  };
 }
 
 /** Waits until the connection is ready, or fails with a clear message. */

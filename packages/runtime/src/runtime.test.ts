@@ -30,14 +30,20 @@ describe('loadConfig + commonConfig', () => {
   it('takes the values that are set, and only the declared variables', () => {
     const config = loadConfig(commonConfig, {
       REDIS_URL: 'rediss://cache.internal:6380/2',
-      QUEUE_PREFIX: '{rm-test}',
+      REDIS_CLUSTER_NODES: 'redis-a:7000, 10.0.0.2:7001,[::1]:7002',
+      QUEUE_PREFIX: 'rm-test',
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
       UNRELATED: 'ignored',
     });
     expect(config).toEqual({
       REDIS_URL: 'rediss://cache.internal:6380/2',
-      QUEUE_PREFIX: '{rm-test}',
+      REDIS_CLUSTER_NODES: [
+        { host: 'redis-a', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      QUEUE_PREFIX: 'rm-test',
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
@@ -69,7 +75,8 @@ describe('loadConfig + commonConfig', () => {
     });
     const bad = {
       REDIS_URL: 'http://127.0.0.1:6379',
-      QUEUE_PREFIX: 'has spaces',
+      REDIS_CLUSTER_NODES: '127.0.0.1:7000,127.0.0.1',
+      QUEUE_PREFIX: '{rm}',
       LOG_LEVEL: 'loud',
       PORT: '70000',
       WORKERS: '0',
@@ -90,6 +97,8 @@ describe('loadConfig + commonConfig', () => {
     }
     expect(err.lines.find((l) => l.startsWith('REDIS_URL:'))).toContain('must start with redis:// or rediss://');
     expect(err.lines.find((l) => l.startsWith('PORT:'))).toContain('must be at most 65535');
+    expect(err.lines.find((l) => l.startsWith('REDIS_CLUSTER_NODES:'))).toContain('must be comma-separated host:port pairs');
+    expect(err.lines.find((l) => l.startsWith('QUEUE_PREFIX:'))).toContain('no braces');
     expect(err.lines.find((l) => l.startsWith('WORKERS:'))).toContain('must be at least 1');
     expect(err.lines.find((l) => l.startsWith('FEATURE:'))).toContain('must be true or false');
   });

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { QueueKey } from '@rm/contracts';
+import type { Redis } from './redis.js';
+import { openQueue } from './queues.js';
 import type { Logger } from 'pino';
 import { Metrics } from './metrics.js';
 import { startOpsServer } from './ops-server.js';
@@ -17,10 +18,10 @@ export interface WorkerOps {
 export async function startWorkerOps(
   service: string,
   config: { METRICS_PORT: number; METRICS_HOST: string },
-  deps: { redis: Redis; prefix: string; storeProbe: () => Promise<unknown>; queueNames: string[]; logger: Logger },
+  deps: { redis: Redis; keyPrefix: string; storeProbe: () => Promise<unknown>; queues: QueueKey[]; logger: Logger },
 ): Promise<WorkerOps> {
   const metrics = new Metrics(service);
-  const queues = deps.queueNames.map((name) => new Queue(name, { connection: deps.redis, prefix: deps.prefix }));
+  const queues = deps.queues.map((key) => openQueue(key, deps.redis, deps.keyPrefix));
   metrics.watchQueues(queues);
   let server: Server | undefined;
   if (config.METRICS_PORT > 0) {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { QueueKey } from '@rm/contracts';
 import { createConsumer, type Handler } from './consumer.js';
 import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
-import { createRedis, waitForRedis, type Redis } from './redis.js';
+import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis.js';
 import { onShutdown } from './shutdown.js';
 import { startWorkerOps, type WorkerOps } from './worker-ops.js';
 
@@ -13,8 +13,7 @@ export interface WorkerStore {
   close(): Promise<void>;
 }
 
-export interface WorkerProcessConfig extends NotifyPolicy {
-  REDIS_URL: string;
+export interface WorkerProcessConfig extends NotifyPolicy, RedisTarget {
   QUEUE_PREFIX: string;
   JOB_LOCK_MS: number;
   METRICS_PORT: number;
@@ -39,23 +38,23 @@ export interface WorkerProcess<S extends WorkerStore> {
 
 /**
  * The start-up every worker shares: the store, Redis (waited for), the ops port on METRICS_PORT
- * with depth gauges of `queueNames`, and a notifier.
+ * with depth gauges of `watched` queues, and a notifier.
  */
 export async function startWorkerProcess<S extends WorkerStore>(
   service: string,
   config: WorkerProcessConfig,
   log: Logger,
   openStore: () => Promise<S>,
-  queueNames: string[],
+  watched: QueueKey[],
 ): Promise<WorkerProcess<S>> {
   const store = await openStore();
-  const redis = createRedis(config.REDIS_URL, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
+  const redis = createRedis(config, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
   const ops = await startWorkerOps(service, config, {
     redis,
-    prefix: config.QUEUE_PREFIX,
+    keyPrefix: config.QUEUE_PREFIX,
     storeProbe: () => store.getApiKey('readiness-probe'),
-    queueNames,
+    queues: watched,
     logger: log,
   });
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
@@ -67,7 +66,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
     consume(key, handler, options) {
       const worker = createConsumer(key, handler, {
         connection: redis,
-        prefix: config.QUEUE_PREFIX,
+        keyPrefix: config.QUEUE_PREFIX,
         concurrency: options.concurrency,
         logger: log,
         lockMs: config.JOB_LOCK_MS,

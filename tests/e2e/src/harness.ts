@@ -4,8 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { QueueKey } from '@rm/contracts';
+import { commonConfig, createRedis, loadConfig, openQueue, type Redis } from '@rm/runtime';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -18,7 +19,7 @@ export const APPS = {
 export type AppName = keyof typeof APPS;
 
 /** The queue each worker consumes: it is ready once it registered there. */
-const WORKER_QUEUES: Record<Exclude<AppName, 'gateway'>, string> = { intake: 'intake', moderation: 'decisions', notification: 'notifications' };
+const WORKER_QUEUES: Record<Exclude<AppName, 'gateway'>, QueueKey> = { intake: 'intake', moderation: 'decisions', notification: 'notifications' };
 
 export interface HttpResult<T = any> {
   status: number;
@@ -47,6 +48,13 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
+
+/** Ends `child` with the test process if it still runs then (for servers a test starts itself). */
+export function killOnExit(child: ChildProcess): ChildProcess {
+  live.add(child);
+  child.on('exit', () => live.delete(child));
+  return child;
+}
 
 export function redisUrl(): string {
   const url = process.env['REDIS_URL'];
@@ -146,9 +154,7 @@ export class System {
     this.logs.set(app, lines);
     child.stdout!.on('data', (d) => lines.push(String(d)));
     child.stderr!.on('data', (d) => lines.push(String(d)));
-    this.processes.set(app, child);
-    live.add(child);
-    child.on('exit', () => live.delete(child));
+    this.processes.set(app, killOnExit(child));
     if (app === 'gateway') {
       await this.waitFor(async () => {
         if (child.exitCode !== null) throw new Error(`gateway exited: ${lines.join('')}`);
@@ -168,8 +174,8 @@ export class System {
     }
   }
 
-  private async workerCount(queueName: string): Promise<number> {
-    const q = this.queue(queueName);
+  private async workerCount(key: QueueKey): Promise<number> {
+    const q = this.queue(key);
     return (await q.getWorkers()).length;
   }
 
@@ -188,16 +194,17 @@ export class System {
     return (this.logs.get(app) ?? []).join('');
   }
 
-  private readonly queues = new Map<string, Queue>();
+  private readonly queues = new Map<QueueKey, Queue>();
   private redis?: Redis;
 
   /** Direct access to a BullMQ queue of this system (for redelivery tests). */
-  queue(name: string): Queue {
-    let q = this.queues.get(name);
+  queue(key: QueueKey): Queue {
+    let q = this.queues.get(key);
     if (!q) {
-      this.redis ??= new Redis(this.env['REDIS_URL']!, { maxRetriesPerRequest: null });
-      q = new Queue(name, { connection: this.redis, prefix: this.prefix });
-      this.queues.set(name, q);
+      // The processes' own configuration, so a system on a Redis Cluster is reached as one too.
+      this.redis ??= createRedis(loadConfig(commonConfig, this.env));
+      q = openQueue(key, this.redis, this.prefix);
+      this.queues.set(key, q);
     }
     return q;
   }

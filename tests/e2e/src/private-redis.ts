@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from './harness.js';
+import { freePort, killOnExit } from './harness.js';
 
 /**
  * A redis-server of a test's own (for tests that stop and restart Redis), with AOF and
@@ -28,7 +28,7 @@ export class PrivateRedis {
 
   /** Starts (or restarts) the server on the same port and folder; resolves once it answers. */
   async up(): Promise<void> {
-    this.child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
+    this.child = killOnExit(spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' }));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
-import { QUEUES } from '@rm/contracts';
 import { cannon } from './cannon.js';
 import { decisionCycles } from './cycles.js';
 import { dropQueue, drainRate, untilDrained } from './drain.js';
@@ -104,7 +103,7 @@ async function main() {
 
   // The submits' backlog is load, not data: dropped, so the workers serve the decision cycles
   // alone (the drain rate is measured on its own below).
-  await dropQueue(env, 'bench', QUEUES.intake.name);
+  await dropQueue(env, 'bench', 'intake');
   const cycleUsers = importUsers({ ...env }, CONNECTIONS, 950_000_000);
 
   // The workers now.

@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { QUEUES, type IntakeJob } from '@rm/contracts';
-import { uuidv7 } from '@rm/runtime';
+import type { Queue } from 'bullmq';
+import { QUEUES, type IntakeJob, type QueueKey } from '@rm/contracts';
+import { createRedis, openQueue, uuidv7, type Redis } from '@rm/runtime';
 import { startProcess } from './processes.js';
 
 async function emptied(queue: Queue): Promise<void> {
@@ -12,10 +11,15 @@ async function emptied(queue: Queue): Promise<void> {
   }
 }
 
+/** One queue of the catalog under `prefix` (a QUEUE_PREFIX), on a connection of its own. */
+function benchQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): { redis: Redis; queue: Queue } {
+  const redis = createRedis({ REDIS_URL: env['REDIS_URL']! });
+  return { redis, queue: openQueue(key, redis, prefix) };
+}
+
 /** Removes a queue and every job in it. */
-export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, name: string): Promise<void> {
-  const redis = new Redis(env['REDIS_URL']!, { maxRetriesPerRequest: null });
-  const queue = new Queue(name, { connection: redis, prefix });
+export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): Promise<void> {
+  const { redis, queue } = benchQueue(env, prefix, key);
   await queue.obliterate({ force: true });
   await queue.close();
   redis.disconnect();
@@ -23,8 +27,7 @@ export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, name: st
 
 /** Resolves once the intake queue under `prefix` has nothing waiting or running. */
 export async function untilDrained(env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
-  const redis = new Redis(env['REDIS_URL']!, { maxRetriesPerRequest: null });
-  const queue = new Queue(QUEUES.intake.name, { connection: redis, prefix });
+  const { redis, queue } = benchQueue(env, prefix, 'intake');
   await emptied(queue);
   await queue.close();
   redis.disconnect();
@@ -36,8 +39,7 @@ export async function untilDrained(env: NodeJS.ProcessEnv, prefix: string): Prom
  */
 export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, jobs: number): Promise<{ concurrency: number; jobs: number; seconds: number; jobsPerSec: number }> {
   const prefix = `drain${concurrency}`;
-  const redis = new Redis(env['REDIS_URL']!, { maxRetriesPerRequest: null });
-  const queue = new Queue(QUEUES.intake.name, { connection: redis, prefix });
+  const { redis, queue } = benchQueue(env, prefix, 'intake');
   const userId = String(800_000_000 + concurrency);
   for (let i = 0; i < jobs; i += 1000) {
     const batch = Array.from({ length: Math.min(1000, jobs - i) }, (_, k) => {

@@ -1,6 +1,6 @@
-import { Queue } from 'bullmq';
-import { QUEUES, type QueueKey } from '@rm/contracts';
-import { commonConfig, createRedis, loadConfig, waitForRedis, type Redis } from '@rm/runtime';
+import type { Queue } from 'bullmq';
+import type { QueueKey } from '@rm/contracts';
+import { commonConfig, createRedis, loadConfig, openQueue, waitForRedis, type Redis } from '@rm/runtime';
 import { createStore, type Store } from '@rm/storage';
 
 /** A clear one-line failure: printed without a stack trace, exit code 1. */
@@ -19,7 +19,7 @@ export class CliContext {
 
   async redis(): Promise<Redis> {
     if (!this.connection) {
-      this.connection = createRedis(this.config.REDIS_URL);
+      this.connection = createRedis(this.config);
       await waitForRedis(this.connection, 5_000).catch(() => {
         throw new CliError(`Redis at ${this.config.REDIS_URL} did not answer; is the system started (npm start)?`);
       });
@@ -30,7 +30,7 @@ export class CliContext {
   async queue(key: QueueKey): Promise<Queue> {
     let q = this.queues.get(key);
     if (!q) {
-      q = new Queue(QUEUES[key].name, { connection: await this.redis(), prefix: this.config.QUEUE_PREFIX });
+      q = openQueue(key, await this.redis(), this.config.QUEUE_PREFIX);
       this.queues.set(key, q);
     }
     return q;

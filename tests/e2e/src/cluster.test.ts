@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { report, System, type Key } from './harness.js';
+import { RedisCluster } from './redis-cluster.js';
+
+// The whole system on a real 3-master Redis Cluster (REDIS_CLUSTER_NODES), all of its processes.
+let cluster: RedisCluster;
+let sys: System;
+let admin: Key;
+const users = Array.from({ length: 12 }, (_, i) => String(7100 + i));
+
+beforeAll(async () => {
+  cluster = await RedisCluster.start(3);
+  sys = await System.start({
+    env: { REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}`, REDIS_CLUSTER_NODES: cluster.nodes, MAX_REPORTS_PER_DAY: '1000' },
+  });
+  admin = await sys.createKey(['--admin']);
+  for (const u of users) await sys.addUser(u);
+  await sys.addModerator('m1', 'alice');
+}, 120_000);
+afterAll(async () => {
+  await sys?.stop();
+  await cluster?.stop();
+});
+
+/** How many of this system's keys matching `pattern` (after the prefix) each node holds. */
+async function keysPerNode(pattern: string): Promise<number[]> {
+  return Promise.all(cluster.ports.map(async (port) => (await cluster.keysOn(port, pattern)).length));
+}
+
+describe('on a Redis Cluster', () => {
+  it('submit, check and list work; per-user keys spread over the nodes, each queue stays in one slot', async () => {
+    for (const userId of users) {
+      const first = await sys.post('/v1/reports/new', admin.auth, report(userId, `c-${userId}-a`));
+      expect(first.status).toBe(200);
+      expect(first.body.appended).toBeUndefined();
+      const second = await sys.post('/v1/reports/new', admin.auth, report(userId, `c-${userId}-b`));
+      expect(second.status).toBe(200);
+      expect(second.body.appended).toBe(true);
+      const again = await sys.post('/v1/reports/new', admin.auth, report(userId, `c-${userId}-a`));
+      expect(again.status).toBe(400);
+      expect(again.body.message).toMatch(/already reported/);
+    }
+    const check = await sys.post('/v1/reports/check', admin.auth, { userId: users[0], reporterId: `c-${users[0]}-a` });
+    expect(check.body).toMatchObject({ canReport: false, reason: expect.stringMatching(/already reported/) });
+    expect((await sys.post('/v1/reports/check', admin.auth, { userId: users[0], reporterId: 'fresh' })).body.canReport).toBe(true);
+    for (const userId of users) {
+      await sys.waitFor(async () => (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.count === 2, 15_000, `reports about ${userId} stored`);
+    }
+
+    const userKeys = await keysPerNode(`${sys.prefix}:u:*`);
+    expect(userKeys.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(users.length * 2);
+    expect(userKeys.filter((n) => n > 0).length, `user keys per node: ${userKeys}`).toBeGreaterThan(1);
+    for (const queue of ['intake', 'notifications']) {
+      const queueKeys = await keysPerNode(`{${sys.prefix}:${queue}}`);
+      expect(queueKeys.filter((n) => n > 0), `${queue} keys per node: ${queueKeys}`).toHaveLength(1);
+    }
+  });
+
+  it('the full decision cycle: claim, approve (ban), undo, dismiss', async () => {
+    const userId = users[1]!;
+    const ids = (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.reports.map((r: { repid: string }) => r.repid);
+    const act = (action: string, id: string) => sys.post(`/v1/reports/${id}/${action}`, admin.auth, { moderator: { id: 'm1' } });
+
+    expect((await act('claim', ids[0])).status).toBe(200);
+    expect((await act('approve', ids[0])).status).toBe(200);
+    const banned = await sys.post('/v1/reports/new', admin.auth, report(userId, 'after-ban'));
+    expect(banned.status).toBe(400);
+    expect(banned.body.message).toMatch(/banned/);
+    expect((await sys.get(`/v1/reports/${userId}`, admin.auth)).body.reports.every((r: { banned: boolean }) => r.banned)).toBe(true);
+
+    expect((await act('undo', ids[1])).status).toBe(200);
+    expect((await sys.post('/v1/reports/check', admin.auth, { userId, reporterId: 'after-ban' })).body.canReport).toBe(true);
+    expect((await act('dismiss', ids[0])).status).toBe(200);
+    // A dismissed case frees its reporters to report the user again.
+    expect((await sys.post('/v1/reports/new', admin.auth, report(userId, `c-${userId}-a`))).status).toBe(200);
+  });
+
+  it('the admin CLI reads the queues of the cluster', async () => {
+    const out = await sys.cli(['queues']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/intake/);
+    expect(out.stdout).toMatch(/decisions/);
+  });
+});
