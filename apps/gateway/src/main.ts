@@ -13,18 +13,21 @@ runMain('gateway', async () => {
   const config = loadConfig(gatewayConfig);
   logger = createLogger('gateway', config.LOG_LEVEL);
   const store = await createStore(config);
-  // Request-path connection: fails fast while Redis is away so callers get a 500, not a hang.
-  const redis = createRedis(config, { failFast: true, onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
-  const blocking = createRedis(config, { onError: (err) => logger?.warn({ err: err.message }, 'redis connection error') });
-  await waitForRedis(redis);
-  const intakeQueue = openQueue('intake', redis, config.QUEUE_PREFIX, {
+  // Request-path connections fail fast while Redis is away so callers get a 500, not a hang. Our
+  // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis).
+  const onError = (err: Error) => logger?.warn({ err: err.message }, 'redis connection error');
+  const redis = createRedis(config, { failFast: true, autoPipelining: true, onError });
+  const queueConnection = createRedis(config, { failFast: true, onError });
+  const blocking = createRedis(config, { onError });
+  await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
+  const intakeQueue = openQueue('intake', queueConnection, config.QUEUE_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.intake.attempts, backoff: QUEUES.intake.backoff, removeOnComplete: 1000, removeOnFail: false },
   });
-  const decisionsQueue = openQueue('decisions', redis, config.QUEUE_PREFIX, {
+  const decisionsQueue = openQueue('decisions', queueConnection, config.QUEUE_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
-  const watchedQueues = (['notifications', 'notificationsDead'] as const).map((key) => openQueue(key, redis, config.QUEUE_PREFIX));
+  const watchedQueues = (['notifications', 'notificationsDead'] as const).map((key) => openQueue(key, queueConnection, config.QUEUE_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
   const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.QUEUE_PREFIX, 'decisions') });
@@ -51,6 +54,7 @@ runMain('gateway', async () => {
     () => decisionsQueue.close(),
     ...watchedQueues.map((q) => () => q.close()),
     () => redis.quit(),
+    () => queueConnection.quit(),
     () => blocking.quit(),
     () => store.close(),
   ]);

@@ -20,19 +20,21 @@ export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<Sav
   // The report was accepted: a directory that has since lost the user must not lose the report.
   const user: DirectoryUser = (await deps.directory.getUser(job.userId)) ?? { id: job.userId, name: job.userId, displayName: job.userId, avatar: null };
   const saved = await deps.saveReport({
-      id: job.reportId,
-      userId: job.userId,
-      reporterId: job.reporter.id,
-      reporterPlatform: job.reporter.platform,
-      reportType: job.reportType ?? null,
-      answers: job.answers,
-      evidence: job.evidence,
-      receivedAt: job.receivedAt,
-      user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
+    id: job.reportId,
+    userId: job.userId,
+    reporterId: job.reporter.id,
+    reporterPlatform: job.reporter.platform,
+    reportType: job.reportType ?? null,
+    answers: job.answers,
+    evidence: job.evidence,
+    receivedAt: job.receivedAt,
+    user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
   });
-  // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
-  await deps.guard.noteOpenCase(job.userId, [job.reporter.id]);
   const about = { caseId: saved.caseId, reportId: job.reportId, ...(job.requestId !== undefined && { requestId: job.requestId }) };
-  await deps.notify(saved.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about });
+  await Promise.all([
+    // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
+    deps.guard.noteOpenCase(job.userId, [job.reporter.id]),
+    deps.notify(saved.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about }),
+  ]);
   return saved;
 }

@@ -89,3 +89,12 @@ export function notificationJobId(job: NotificationJob): string {
       return `webhook-${job.decisionId}`;
   }
 }
+
+/**
+ * Case-message syncs caused by stored reports coalesce per case: while one waits, another adds
+ * nothing (the waiting one reads the case as it is when it runs); while one runs, one more is kept
+ * to follow it. A burst of reports about one player then costs a few chat edits, not one each.
+ */
+export function notificationCoalesceId(job: NotificationJob): string | undefined {
+  return job.kind === 'case.opened' || job.kind === 'case.appended' ? `case-sync-${job.caseId}` : undefined;
+}

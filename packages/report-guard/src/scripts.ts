@@ -57,3 +57,25 @@ redis.call('SREM', KEYS[3], ARGV[1])
 if ARGV[2] == '1' and redis.call('SCARD', KEYS[3]) == 0 then redis.call('DEL', KEYS[2]) end
 return 'ok'
 `;
+
+/** KEYS: banned flag, open-case flag, reporters. ARGV: reporter ids. Marks the case open, adds them. */
+export const NOTE_OPEN_CASE = `
+redis.call('SET', KEYS[2], '1')
+if #ARGV > 0 then redis.call('SADD', KEYS[3], unpack(ARGV)) end
+return 'ok'
+`;
+
+/**
+ * KEYS: banned flag, open-case flag, reporters. ARGV: 1 if banned, 1 if the user has an open case,
+ * then its reporter ids. Sets the user's view to exactly that (reporters only ever added).
+ */
+export const SYNC_USER = `
+if ARGV[1] == '1' then redis.call('SET', KEYS[1], '1') else redis.call('DEL', KEYS[1]) end
+if ARGV[2] == '1' then
+  redis.call('SET', KEYS[2], '1')
+  if #ARGV > 2 then redis.call('SADD', KEYS[3], unpack(ARGV, 3)) end
+else
+  redis.call('DEL', KEYS[2], KEYS[3])
+end
+return 'ok'
+`;

@@ -2,7 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import type { Redis } from './redis.js';
 import { openQueue } from './queues.js';
 import { z } from 'zod';
-import { QUEUES, jobIdFor, type NotificationJob } from '@rm/contracts';
+import { QUEUES, jobIdFor, notificationCoalesceId, type NotificationJob } from '@rm/contracts';
 import { BatchingProducer } from './batching-producer.js';
 import { env } from './config.js';
 
@@ -38,7 +38,10 @@ export function createNotifier(connection: Redis, keyPrefix: string, policy: Not
   // The notifications of jobs running at once go to Redis in one round trip.
   const producer = new BatchingProducer(queue);
   return {
-    notify: (job) => producer.add(job.kind, job, { jobId: jobIdFor.notifications(job) }),
+    notify: (job) => {
+      const coalesce = notificationCoalesceId(job);
+      return producer.add(job.kind, job, { jobId: jobIdFor.notifications(job), ...(coalesce && { deduplication: { id: coalesce, keepLastIfActive: true } }) });
+    },
     close: () => queue.close(),
   };
 }

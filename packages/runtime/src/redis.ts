@@ -15,6 +15,13 @@ export interface RedisConnectionOptions {
    * caller gets a 500 at once rather than a hung request.
    */
   failFast?: boolean;
+  /**
+   * Sends every command issued in one tick in a single write, so concurrent requests share round
+   * trips (and Redis fsyncs the AOF once for them). Only for connections BullMQ does not use:
+   * ioredis copies every script defined on a connection into each pipeline it makes, which costs
+   * 75 µs per pipeline with BullMQ's 64 scripts against 5 µs without them.
+   */
+  autoPipelining?: boolean;
   /** Connection errors go here instead of ioredis's own unhandled-error printout. */
   onError?: (err: Error) => void;
 }
@@ -22,11 +29,9 @@ export interface RedisConnectionOptions {
 /** One place that knows how we talk to Redis. BullMQ needs maxRetriesPerRequest: null on its connections. */
 export function createRedis(target: RedisTarget, options: RedisConnectionOptions = {}): Redis {
   const retry = (times: number) => Math.min(times * 200, 2_000);
-  // Auto-pipelining sends every command issued in one tick in a single write: concurrent
-  // requests share round trips, and Redis fsyncs the AOF once for the whole batch.
   const perCommand: RedisOptions = options.failFast ? { maxRetriesPerRequest: 1, commandTimeout: 2_000 } : { maxRetriesPerRequest: null };
   const offlineQueue = !options.failFast;
-  const autoPipelining = Boolean(options.failFast);
+  const autoPipelining = Boolean(options.autoPipelining);
   const redis = target.REDIS_CLUSTER_NODES
     ? new Cluster(target.REDIS_CLUSTER_NODES, {
         redisOptions: { ...credentialsOf(target.REDIS_URL), connectTimeout: 5_000, ...perCommand },

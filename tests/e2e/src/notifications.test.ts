@@ -133,6 +133,25 @@ describe('chat platform over HTTP: a case from first report to undo', () => {
   });
 });
 
+describe('a burst of reports about one player', () => {
+  it('costs one chat call while the notification worker is behind, not one per report', async () => {
+    const userId = newUser();
+    await sys.stopApp('notification');
+    for (let i = 0; i < 15; i++) await submit(userId);
+    await sys.waitFor(async () => (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.count === 15, 15_000, 'the reports stored');
+    await sys.startApp('notification');
+    const post = await until('the case post', () => delivered(casePosts(userId))[0]);
+    expect(post.body.content).toContain('15 report(s)');
+    const notifications = sys.queue('notifications');
+    await sys.waitFor(async () => {
+      const counts = await notifications.getJobCounts('wait', 'active', 'delayed');
+      return counts['wait']! + counts['active']! + counts['delayed']! === 0;
+    }, 15_000, 'the notifications queue to empty');
+    expect(casePosts(userId)).toHaveLength(1);
+    expect(edits(post.answer.id)).toHaveLength(0);
+  });
+});
+
 describe('retries and dead letters', () => {
   const failPostsAbout = (userId: string, times: number, status: number, headers?: Record<string, string>) =>
     fake.fail({ match: (r) => r.method === 'POST' && String(r.body?.content).includes(`(${userId})`), times, status, ...(headers && { headers }) });

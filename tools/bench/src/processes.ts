@@ -9,9 +9,15 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
+/** With BENCH_PROFILE_DIR set, every process writes a CPU profile there when it stops (`<name>.cpuprofile`). */
+function profileArgs(name: string): string[] {
+  const dir = process.env['BENCH_PROFILE_DIR'];
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+}
+
 /** Starts a built entry point as its own process; its stderr is kept for error messages. */
 export function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv): Proc {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, entry)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...profileArgs(name), join(ROOT, entry)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
   child.on('exit', (code) => {
