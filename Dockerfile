@@ -10,4 +10,4 @@ WORKDIR /app
 ENV NODE_ENV=production DATA_DIR=/data
 COPY --from=build /app /app
 USER node
-CMD ["node", "apps/gateway/dist/main.js"]
+CMD ["node", "--max-old-space-size=128", "apps/gateway/dist/main.js"]

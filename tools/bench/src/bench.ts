@@ -26,8 +26,8 @@ const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl,
 const running: Proc[] = [];
 const base = (port: number) => `http://127.0.0.1:${port}`;
 
-async function serve(name: string, entry: string, port: number, extra: NodeJS.ProcessEnv = {}): Promise<Proc> {
-  const p = startProcess(name, entry, { ...env, ...extra, PORT: String(port) });
+async function serve(name: string, entry: string, port: number, node: string[] = []): Promise<Proc> {
+  const p = startProcess(name, entry, { ...env, PORT: String(port) }, node);
   running.push(p);
   await waitHttp(`${base(port)}/`);
   return p;
@@ -56,7 +56,8 @@ async function main() {
 
   // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:
   // its workers would otherwise share the two cores with it; (g) measures how fast they drain.
-  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900);
+  // Started as `npm start` and the compose file start it (tools/dev/lib/processes.mjs).
+  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900, ['--max-old-space-size=128']);
   const auth = createAdminKey({ ...env });
   const users = importUsers({ ...env }, 1000);
   addModerator({ ...env }, 'bench-mod', 'bench');

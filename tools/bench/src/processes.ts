@@ -15,9 +15,9 @@ function profileArgs(name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 }
 
-/** Starts a built entry point as its own process; its stderr is kept for error messages. */
-export function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv): Proc {
-  const child: ChildProcess = spawn(process.execPath, [...profileArgs(name), join(ROOT, entry)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/** Starts a built entry point as its own process (with `node` flags); its stderr is kept for error messages. */
+export function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv, node: string[] = []): Proc {
+  const child: ChildProcess = spawn(process.execPath, [...node, ...profileArgs(name), join(ROOT, entry)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
   child.on('exit', (code) => {

@@ -26,6 +26,7 @@ import {
   toDelivery,
   toEvent,
   toMessage,
+  REPORT_COLUMNS,
   toReport,
   toUser,
   type ApiKeyRow,
@@ -101,14 +102,14 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
        VALUES (@id, @caseId, @userId, @reporterId, @reporterPlatform, @reportType, @answers, @evidence, @receivedAt,
          @userName, @userDisplayName, @userAvatar)`,
     ),
-    getReport: db.prepare<[string], ReportRow>(`SELECT * FROM reports WHERE id = ?`),
+    getReport: db.prepare<[string], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports WHERE id = ?`).raw(),
     countByUser: db.prepare<[string], { n: number }>(`SELECT reports AS n FROM user_report_counts WHERE user_id = ?`),
     countReport: db.prepare(
       `INSERT INTO user_report_counts (user_id, reports) VALUES (?, 1) ON CONFLICT(user_id) DO UPDATE SET reports = reports + 1`,
     ),
-    listByUser: db.prepare<[string, number, number], ReportRow>(
-      `SELECT * FROM reports WHERE user_id = ? ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`,
-    ),
+    listByUser: db
+      .prepare<[string, number, number], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports WHERE user_id = ? ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .raw(),
     getCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE id = ?`),
     caseReportIds: db.prepare<[string], { id: string }>(`SELECT id FROM reports WHERE case_id = ? ORDER BY received_at, id`),
     caseReporterIds: db.prepare<[string], { reporter_id: string }>(
@@ -181,6 +182,11 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   };
   // IMMEDIATE takes the write lock up front, so two processes never both see "no open case".
   const saveMany = db.transaction((reports: NewReport[]) => reports.map(saveOne));
+  // One read transaction, so the total and the page agree.
+  const listPage = db.transaction((userId: string, page: Page) => ({
+    total: q.countByUser.get(userId)?.n ?? 0,
+    reports: q.listByUser.all(userId, page.limit, page.offset).map(toReport),
+  }));
 
   const transition = db.transaction((t: Transition, now: number): CaseRecord | null => {
     const before = q.getCase.get(t.caseId);
@@ -271,11 +277,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return row ? toReport(row) : null;
     },
     async listReportsByUser(userId, page: Page) {
-      const read = db.transaction(() => ({
-        total: q.countByUser.get(userId)?.n ?? 0,
-        reports: q.listByUser.all(userId, page.limit, page.offset).map(toReport),
-      }));
-      return read();
+      return listPage(userId, page);
     },
     async getCase(caseId) {
       const row = q.getCase.get(caseId);
