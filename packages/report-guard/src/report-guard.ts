@@ -82,7 +82,9 @@ export class ReportGuard {
   }
 
   /** Checks and reserves: on ok the report is counted and must be enqueued or released. */
-  async admit(r: GuardRequest): Promise<AdmitOutcome> {
+  async admit(request: GuardRequest): Promise<AdmitOutcome> {
+    // One instant for the checks and any give-back, so both name the same minute and day.
+    const r = { ...request, now: request.now ?? Date.now() };
     const settled = await Promise.allSettled([
       this.rate(r),
       this.scripts.dailyTake(this.dailyKey(r), r.maxPerDay),

@@ -12,16 +12,17 @@ interface NewJob {
 
 /**
  * Adds jobs to a queue in batches: every job asked for during one turn of the event loop goes to
- * Redis in a single `addBulk` pipeline, and each caller's promise settles only once that batch is
- * stored, so "acknowledged only after the job is in Redis" still holds for each of them. Concurrent
- * submits (or jobs) share one round trip and one AOF fsync.
+ * Redis together (one `addBulk` pipeline, or single commands for a few), and each caller's
+ * promise settles only once the whole batch is stored, so "acknowledged only after the job is in
+ * Redis" still holds for each of them. Concurrent submits (or jobs) share one round trip and one
+ * AOF fsync.
  */
 export class BatchingProducer {
   private readonly batcher: MicroBatcher<NewJob, unknown>;
 
   constructor(queue: Queue) {
     // addBulk builds an ioredis pipeline, ~75 µs on a connection carrying BullMQ's scripts (see
-    // createRedis); a few jobs are cheaper sent as single commands, which go out in the same write.
+    // createRedis); a few jobs are cheaper sent as single commands, back to back.
     this.batcher = new MicroBatcher<NewJob, unknown>((jobs) =>
       jobs.length <= SINGLE_COMMANDS_UP_TO ? Promise.all(jobs.map((j) => queue.add(j.name, j.data, j.opts))) : queue.addBulk(jobs),
     );
