@@ -6,14 +6,16 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
-import { cannon } from './cannon.js';
+import { cannon, type CannonResult } from './cannon.js';
 import { decisionCycles } from './cycles.js';
 import { dropQueue, drainRate, untilDrained } from './drain.js';
 import { addModerator, createAdminKey, importUsers, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
-import { machine, markdown, ratios, type BenchResults } from './report.js';
+import { combine, machine, markdown, ratios, type BenchResults } from './report.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
+/** Rounds of the paired scenarios (ceiling, then ours); their figures are the rounds' means. */
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const DRAIN_JOBS = Number(process.env['BENCH_DRAIN_JOBS'] ?? 10_000);
 const LIST_REPORTS = 10_000;
@@ -39,20 +41,19 @@ async function stop(p: Proc) {
 }
 
 async function main() {
-  const scenarios: BenchResults['scenarios'] = {};
+  const runs: Record<string, { note?: string; results: CannonResult[] }> = {};
   const shoot = async (name: string, url: string, extra: Partial<Parameters<typeof cannon>[0]> = {}, note?: string) => {
     say(`${name}: ${CONNECTIONS} connections, ${DURATION} s`);
-    scenarios[name] = { ...(await cannon({ url, connections: CONNECTIONS, durationSec: DURATION, ...extra })), ...(note && { note }) };
-    say(`${name}: ${scenarios[name]!.reqPerSec} req/s, p99 ${scenarios[name]!.p99} ms`);
+    const result = await cannon({ url, connections: CONNECTIONS, durationSec: DURATION, ...extra });
+    (runs[name] ??= { ...(note && { note }), results: [] }).results.push(result);
+    say(`${name}: ${result.reqPerSec} req/s, p99 ${result.p99} ms`);
   };
-
-  // (a), (b): the ceilings, each alone on the machine.
-  const hello = await serve('hello', 'tools/bench/dist/bare/hello.js', 3901);
-  await shoot('hello', `${base(3901)}/`, {}, 'bare Fastify');
-  await stop(hello);
-  const bare = await serve('bare-queue', 'tools/bench/dist/bare/queue-stack.js', 3902);
-  await shoot('bareQueue', `${base(3902)}/`, { method: 'POST', body: () => submissionBody('1') }, 'Fastify + zod + queue.add');
-  await stop(bare);
+  /** A ceiling runs alone: its own process, stopped before anything else is measured. */
+  const ceiling = async (name: string, entry: string, port: number, extra: Partial<Parameters<typeof cannon>[0]>, note: string) => {
+    const proc = await serve(name, entry, port);
+    await shoot(name, `${base(port)}/`, extra, note);
+    await stop(proc);
+  };
 
   // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:
   // its workers would otherwise share the two cores with it; (g) measures how fast they drain.
@@ -63,24 +64,31 @@ async function main() {
   addModerator({ ...env }, 'bench-mod', 'bench');
   const headers = { authorization: auth };
   const pick = () => users[Math.floor(Math.random() * users.length)]!;
+  const submit = { method: 'POST' as const, headers, body: () => submissionBody(pick()) };
 
-  // (c) submit, with the gateway's and Redis's peak RSS sampled meanwhile.
-  const stopSampling = sampleRss([
-    { name: 'gateway', pid: gateway.pid },
-    ...(process.env['REDIS_PID'] ? [{ name: 'redis', pid: Number(process.env['REDIS_PID']) }] : []),
-  ]);
-  await shoot('submit', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync always');
-  const rss = stopSampling();
+  // (a) to (d) in rounds, each ceiling right before the scenario it is compared with: this VM's
+  // speed drifts by tens of percent within minutes, and a ratio should compare the same minutes.
+  // The idle gateway costs the ceilings nothing. RSS is sampled during the submits.
+  const rss: Record<string, number> = {};
+  for (let round = 1; round <= ROUNDS; round++) {
+    say(`round ${round} of ${ROUNDS}`);
+    await ceiling('bareQueue', 'tools/bench/dist/bare/queue-stack.js', 3902, { method: 'POST', body: () => submissionBody('1') }, 'Fastify + zod + queue.add');
+    const stopSampling = sampleRss([
+      { name: 'gateway', pid: gateway.pid },
+      ...(process.env['REDIS_PID'] ? [{ name: 'redis', pid: Number(process.env['REDIS_PID']) }] : []),
+    ]);
+    await shoot('submit', `${base(3900)}/v1/reports/new`, submit, 'appendfsync always');
+    for (const [name, mb] of Object.entries(stopSampling())) rss[name] = Math.max(rss[name] ?? 0, mb);
+    await ceiling('hello', 'tools/bench/dist/bare/hello.js', 3901, {}, 'bare Fastify');
+    await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => JSON.stringify({ userId: pick(), reporterId: `probe-${Math.random()}` }) });
+  }
 
   // The cost of appendfsync always (our default) against everysec.
   const redis = new Redis(redisUrl!);
   await redis.config('SET', 'appendfsync', 'everysec');
-  await shoot('submitEverysec', `${base(3900)}/v1/reports/new`, { method: 'POST', headers, body: () => submissionBody(pick()) }, 'appendfsync everysec');
+  await shoot('submitEverysec', `${base(3900)}/v1/reports/new`, submit, 'appendfsync everysec');
   await redis.config('SET', 'appendfsync', 'always');
   redis.disconnect();
-
-  // (d) check.
-  await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => JSON.stringify({ userId: pick(), reporterId: `probe-${Math.random()}` }) });
 
   // (e) list: one user with 10,000 reports, seeded through the storage port.
   const listUser = '700000000';
@@ -135,7 +143,9 @@ async function main() {
     say(`intake drain at ${c}: ${drain[drain.length - 1]!.jobsPerSec} jobs/s`);
   }
 
-  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios) };
+  const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list'];
+  const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, rounds: ROUNDS, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios) };
   results.ratios['drainAt10OverSubmit'] = Math.round(((drain.find((d) => d.concurrency === 10)?.jobsPerSec ?? 0) / (scenarios['submit']?.reqPerSec || 1)) * 100) / 100;
   const md = markdown(results);
   const out = join(ROOT, 'bench/results');

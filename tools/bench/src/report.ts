@@ -5,7 +5,10 @@ export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGb: number; node: string; date: string };
   connections: number;
   durationSec: number;
-  scenarios: Record<string, CannonResult & { note?: string }>;
+  /** Rounds of the paired scenarios (hello and check, bareQueue and submit). */
+  rounds: number;
+  /** Per scenario the means over its rounds, and each round's req/s. */
+  scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[] }>;
   cycles: { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
   drain: { concurrency: number; jobs: number; seconds: number; jobsPerSec: number }[];
   rssMb: Record<string, number>;
@@ -22,14 +25,38 @@ export function machine(): BenchResults['machine'] {
   };
 }
 
+/** One scenario's rounds as one figure: means of rates and latencies, sums of counts. */
+export function combine(results: CannonResult[], note?: string): BenchResults['scenarios'][string] {
+  const mean = (pick: (r: CannonResult) => number) => Math.round((results.reduce((sum, r) => sum + pick(r), 0) / results.length) * 10) / 10;
+  const sum = (pick: (r: CannonResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  return {
+    reqPerSec: Math.round(mean((r) => r.reqPerSec)),
+    p50: mean((r) => r.p50),
+    p90: mean((r) => r.p90),
+    p99: mean((r) => r.p99),
+    max: Math.max(...results.map((r) => r.max)),
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    ...(note && { note }),
+    roundsReqPerSec: results.map((r) => r.reqPerSec),
+  };
+}
+
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
 export function ratios(s: BenchResults['scenarios']): Record<string, number> {
   const r = (name: string) => s[name]?.reqPerSec ?? 0;
+  /** The mean of the rounds' own ratios: the two sides of a round ran minutes apart at most. */
+  const paired = (a: string, b: string) => {
+    const [x, y] = [s[a]?.roundsReqPerSec ?? [], s[b]?.roundsReqPerSec ?? []];
+    const n = Math.min(x.length, y.length);
+    return n === 0 ? 0 : ratio(x.slice(0, n).reduce((sum, v, i) => sum + v / y[i]!, 0), n);
+  };
   return {
-    submitOverHello: ratio(r('submit'), r('hello')),
-    submitOverBareQueue: ratio(r('submit'), r('bareQueue')),
-    checkOverHello: ratio(r('check'), r('hello')),
+    submitOverHello: paired('submit', 'hello'),
+    submitOverBareQueue: paired('submit', 'bareQueue'),
+    checkOverHello: paired('check', 'hello'),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
   };
 }
@@ -39,10 +66,14 @@ export function markdown(b: BenchResults): string {
   const lines = [
     `Machine: ${b.machine.cpu}, ${b.machine.cores} cores, ${b.machine.memoryGb} GiB, Node ${b.machine.node}; ${b.machine.date}`,
     `Load: autocannon, ${b.connections} connections, ${b.durationSec} s per scenario, from its own process.`,
+    `hello, bareQueue, submit and check ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
     '',
-    '| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...Object.entries(b.scenarios).map(([name, s]) => `| ${name}${s.note ? ` (${s.note})` : ''} | ${s.reqPerSec} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.max} | ${s.non2xx} | ${s.errors} |`),
+    '| scenario | req/s | req/s per round | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
+    ...Object.entries(b.scenarios).map(
+      ([name, s]) =>
+        `| ${name}${s.note ? ` (${s.note})` : ''} | ${s.reqPerSec} | ${s.roundsReqPerSec.join(', ')} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.max} | ${s.non2xx} | ${s.errors} |`,
+    ),
     '',
     `Decision cycles (claim → approve → undo): ${b.cycles.cyclesPerSec} cycles/s` +
       Object.entries(b.cycles.steps)
