@@ -14,6 +14,8 @@ import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { combine, machine, markdown, ratios, type BenchResults } from './report.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
+/** Seconds of load before each measured run, not counted. */
+const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 3);
 /** Rounds of the paired scenarios (ceiling, then ours); their figures are the rounds' means. */
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
@@ -43,6 +45,9 @@ async function stop(p: Proc) {
 async function main() {
   const runs: Record<string, { note?: string; results: CannonResult[] }> = {};
   const shoot = async (name: string, url: string, extra: Partial<Parameters<typeof cannon>[0]> = {}, note?: string) => {
+    // Warmed up first and that part discarded: a ceiling starts afresh every round while the
+    // gateway stays up, and a cold process against a warm one is no comparison.
+    if (WARMUP > 0) await cannon({ url, connections: CONNECTIONS, durationSec: WARMUP, ...extra });
     say(`${name}: ${CONNECTIONS} connections, ${DURATION} s`);
     const result = await cannon({ url, connections: CONNECTIONS, durationSec: DURATION, ...extra });
     (runs[name] ??= { ...(note && { note }), results: [] }).results.push(result);
@@ -145,7 +150,7 @@ async function main() {
 
   const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
-  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, rounds: ROUNDS, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios) };
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios) };
   results.ratios['drainAt10OverSubmit'] = Math.round(((drain.find((d) => d.concurrency === 10)?.jobsPerSec ?? 0) / (scenarios['submit']?.reqPerSec || 1)) * 100) / 100;
   const md = markdown(results);
   const out = join(ROOT, 'bench/results');

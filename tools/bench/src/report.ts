@@ -5,6 +5,8 @@ export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGb: number; node: string; date: string };
   connections: number;
   durationSec: number;
+  /** Seconds of uncounted load before each measured run. */
+  warmupSec: number;
   /** Rounds of the paired scenarios (hello and check, bareQueue and submit). */
   rounds: number;
   /** Per scenario the means over its rounds, and each round's req/s. */
@@ -66,7 +68,7 @@ export function markdown(b: BenchResults): string {
   const lines = [
     `Machine: ${b.machine.cpu}, ${b.machine.cores} cores, ${b.machine.memoryGb} GiB, Node ${b.machine.node}; ${b.machine.date}`,
     `Load: autocannon, ${b.connections} connections, ${b.durationSec} s per scenario, from its own process.`,
-    `hello, bareQueue, submit and check ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
+    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit and check ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
     '',
     '| scenario | req/s | req/s per round | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',
