@@ -89,8 +89,9 @@ export async function startRedis({ port, dir }) {
 }
 
 /**
- * The Redis the system uses: the cluster of REDIS_CLUSTER_NODES when set; REDIS_URL when set; else one already answering on 127.0.0.1:6379
- * (for example the one a previous `npm start` left running); else a new one under dataDir/redis.
+ * The Redis the system uses: the cluster of REDIS_CLUSTER_NODES when set; else REDIS_URL when set;
+ * else one already answering on 127.0.0.1:6379 (for example the one a previous `npm start` left
+ * running); else a new one under dataDir/redis.
  */
 export async function ensureRedis(dataDir) {
   if (process.env.REDIS_CLUSTER_NODES) {
