@@ -9,6 +9,6 @@ export const intakeConfig = commonConfig.extend({
   ...directoryConfigShape,
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
-  INTAKE_CONCURRENCY: env.positiveInt(10),
+  INTAKE_CONCURRENCY: env.positiveInt(50),
 });
 export type IntakeConfig = z.infer<typeof intakeConfig>;
