@@ -121,14 +121,18 @@ export class System {
   static async start(options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>> } = {}): Promise<System> {
     const dataDir = mkdtempSync(join(tmpdir(), 'rm-e2e-'));
     const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, await freePort(), options.env ?? {}, options.appEnv);
+    return system.startAll(options.apps);
+  }
+
+  /** Starts `apps` (all by default); a system that cannot start leaves none of its processes behind. */
+  private async startAll(apps: AppName[] = Object.keys(APPS) as AppName[]): Promise<System> {
     try {
-      for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await system.startApp(app);
+      for (const app of apps) await this.startApp(app);
     } catch (err) {
-      // A system that cannot start must not leave its first processes behind.
-      await system.stop();
+      await this.stop();
       throw err;
     }
-    return system;
+    return this;
   }
 
   /**
@@ -139,13 +143,7 @@ export class System {
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.env)) if (v !== undefined && k !== 'PORT') extra[k] = v;
     const twin = new System(this.dataDir, this.prefix, await freePort(), extra, this.appEnv, false);
-    try {
-      for (const app of options.apps ?? (Object.keys(APPS) as AppName[])) await twin.startApp(app);
-    } catch (err) {
-      await twin.stop();
-      throw err;
-    }
-    return twin;
+    return twin.startAll(options.apps);
   }
 
   async startApp(app: AppName): Promise<void> {
