@@ -47,7 +47,6 @@ afterAll(async () => {
 
 beforeEach(() => {
   prefix = `rg-test-${randomUUID()}`;
-  guard = new ReportGuard(redis, prefix);
 });
 
 afterEach(async () => {
@@ -69,247 +68,264 @@ const req = (over: Partial<GuardRequest> = {}): GuardRequest => ({
   ...over,
 });
 
-describe('ReportGuard.admit', () => {
-  it('admits the first report of a user (opening the case), then appends the next reporter', async () => {
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
-    expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
-    expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
+// Both ways of checking: one script per event-loop turn (standalone Redis, the default there) and
+// one script per slot (what a Redis Cluster gets), on the same Redis.
+describe.each([
+  { batch: true, mode: 'one script per batch' },
+  { batch: false, mode: 'one script per slot' },
+])('$mode', ({ batch }) => {
+  beforeEach(() => {
+    guard = new ReportGuard(redis, prefix, { batch });
   });
 
-  it('refuses the same reporter on the same open case as a duplicate, without counting it', async () => {
-    expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2 }))).toMatchObject({ ok: true });
-    expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'duplicate' });
-    expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'duplicate' });
-    // The refused duplicates did not use up r1's second report of the day, and a different user is a
-    // different case: r1 is not a duplicate there.
-    expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2, userId: 'user-2' }))).toEqual({ ok: true, appended: false });
-  });
-
-  it('refuses once the reporter reached the daily maximum; other reporters are unaffected', async () => {
-    const max = 3;
-    for (let i = 0; i < max; i++) {
-      expect(await guard.admit(req({ reporterId: 'busy', userId: `user-${i}`, maxPerDay: max }))).toMatchObject({ ok: true });
-    }
-    expect(await guard.admit(req({ reporterId: 'busy', userId: 'user-x', maxPerDay: max }))).toEqual({ ok: false, refusal: 'daily' });
-    expect(await guard.admit(req({ reporterId: 'quiet', userId: 'user-x', maxPerDay: max }))).toEqual({ ok: true, appended: false });
-  });
-
-  it('the daily maximum is per UTC day: it resets at midnight UTC', async () => {
-    const lastMinuteOfDay = Date.UTC(2030, 0, 15, 23, 59, 30);
-    const firstMinuteOfNextDay = Date.UTC(2030, 0, 16, 0, 0, 30);
-    const morning = Date.UTC(2030, 0, 15, 0, 0, 30);
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 1, now: morning }))).toMatchObject({ ok: true });
-    // Later the same UTC day: still over.
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1, now: lastMinuteOfDay }))).toEqual({
-      ok: false,
-      refusal: 'daily',
+  describe('ReportGuard.admit', () => {
+    it('admits the first report of a user (opening the case), then appends the next reporter', async () => {
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+      expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
+      expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
     });
-    // Just after midnight UTC: a fresh allowance.
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1, now: firstMinuteOfNextDay }))).toEqual({
-      ok: true,
-      appended: false,
+
+    it('refuses the same reporter on the same open case as a duplicate, without counting it', async () => {
+      expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2 }))).toMatchObject({ ok: true });
+      expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'duplicate' });
+      expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'duplicate' });
+      // The refused duplicates did not use up r1's second report of the day, and a different user is a
+      // different case: r1 is not a duplicate there.
+      expect(await guard.admit(req({ reporterId: 'r1', maxPerDay: 2, userId: 'user-2' }))).toEqual({ ok: true, appended: false });
     });
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u3', maxPerDay: 1, now: firstMinuteOfNextDay + 60 * MINUTE }))).toEqual({
-      ok: false,
-      refusal: 'daily',
+
+    it('refuses once the reporter reached the daily maximum; other reporters are unaffected', async () => {
+      const max = 3;
+      for (let i = 0; i < max; i++) {
+        expect(await guard.admit(req({ reporterId: 'busy', userId: `user-${i}`, maxPerDay: max }))).toMatchObject({ ok: true });
+      }
+      expect(await guard.admit(req({ reporterId: 'busy', userId: 'user-x', maxPerDay: max }))).toEqual({ ok: false, refusal: 'daily' });
+      expect(await guard.admit(req({ reporterId: 'quiet', userId: 'user-x', maxPerDay: max }))).toEqual({ ok: true, appended: false });
+    });
+
+    it('the daily maximum is per UTC day: it resets at midnight UTC', async () => {
+      const lastMinuteOfDay = Date.UTC(2030, 0, 15, 23, 59, 30);
+      const firstMinuteOfNextDay = Date.UTC(2030, 0, 16, 0, 0, 30);
+      const morning = Date.UTC(2030, 0, 15, 0, 0, 30);
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 1, now: morning }))).toMatchObject({ ok: true });
+      // Later the same UTC day: still over.
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1, now: lastMinuteOfDay }))).toEqual({
+        ok: false,
+        refusal: 'daily',
+      });
+      // Just after midnight UTC: a fresh allowance.
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1, now: firstMinuteOfNextDay }))).toEqual({
+        ok: true,
+        appended: false,
+      });
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u3', maxPerDay: 1, now: firstMinuteOfNextDay + 60 * MINUTE }))).toEqual({
+        ok: false,
+        refusal: 'daily',
+      });
+    });
+
+    it('refuses reports about a banned user, and admits them again once the ban is lifted', async () => {
+      await guard.syncUser('user-1', { banned: true, openCaseReporters: null });
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'banned' });
+      expect(await guard.probe(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'banned' });
+      // The ban is per user.
+      expect(await guard.admit(req({ reporterId: 'r1', userId: 'user-2' }))).toEqual({ ok: true, appended: false });
+
+      await guard.syncUser('user-1', { banned: false, openCaseReporters: null });
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+    });
+
+    it('syncUser is idempotent', async () => {
+      await guard.syncUser('user-1', { banned: true, openCaseReporters: ['a'] });
+      await guard.syncUser('user-1', { banned: true, openCaseReporters: ['a'] });
+      expect(await guard.admit(req({ reporterId: 'b' }))).toEqual({ ok: false, refusal: 'banned' });
+      await guard.syncUser('user-1', { banned: false, openCaseReporters: ['a'] });
+      await guard.syncUser('user-1', { banned: false, openCaseReporters: ['a'] });
+      expect(await guard.admit(req({ reporterId: 'a' }))).toEqual({ ok: false, refusal: 'duplicate' });
+      expect(await guard.admit(req({ reporterId: 'b' }))).toEqual({ ok: true, appended: true });
+    });
+
+    it('limits each API key per minute, and a new minute resets the count', async () => {
+      const rated = (i: number, over: Partial<GuardRequest> = {}) => req({ rateLimit: 3, reporterId: `r${i}`, userId: `u${i}`, ...over });
+      for (let i = 0; i < 3; i++) expect(await guard.admit(rated(i))).toMatchObject({ ok: true });
+      expect(await guard.admit(rated(3))).toEqual({ ok: false, refusal: 'rate' });
+      expect(await guard.admit(rated(4, { now: NOON + 29_000 }))).toEqual({ ok: false, refusal: 'rate' });
+      // Another key has its own limit.
+      expect(await guard.admit(rated(5, { keyId: 'key-2' }))).toMatchObject({ ok: true });
+      // The next minute starts afresh.
+      expect(await guard.admit(rated(6, { now: NOON + MINUTE }))).toMatchObject({ ok: true });
+    });
+
+    it('a rate refusal reserves nothing: the reporter can still report that user later', async () => {
+      expect(await guard.admit(req({ rateLimit: 1, reporterId: 'other', userId: 'u0' }))).toMatchObject({ ok: true });
+      expect(await guard.admit(req({ rateLimit: 1, reporterId: 'r', userId: 'u', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'rate' });
+      expect(await guard.admit(req({ rateLimit: 1, reporterId: 'r', userId: 'u', maxPerDay: 1, now: NOON + MINUTE }))).toEqual({
+        ok: true,
+        appended: false,
+      });
+    });
+
+    it('20 parallel admits by one reporter with maxPerDay 5 admit exactly 5', async () => {
+      const connections = Array.from({ length: 4 }, () => connect());
+      extraConnections.push(...connections);
+      const guards = connections.map((c) => new ReportGuard(c, prefix, { batch }));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => guards[i % guards.length]!.admit(req({ reporterId: 'eager', userId: `user-${i}`, maxPerDay: 5 }))),
+      );
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
+      expect(outcomes.filter((o) => !o.ok)).toEqual(Array.from({ length: 15 }, () => ({ ok: false, refusal: 'daily' })));
+    });
+
+    it('parallel admits by one reporter about one user: one is admitted, the others are duplicates', async () => {
+      const outcomes = await Promise.all(Array.from({ length: 5 }, () => guard.admit(req({ reporterId: 'twice' }))));
+      expect(outcomes.filter((o) => o.ok)).toEqual([{ ok: true, appended: false }]);
+      expect(outcomes.filter((o) => !o.ok)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, refusal: 'duplicate' })));
+    });
+
+    it('20 parallel admits about one user by different reporters open exactly one case', async () => {
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => guard.admit(req({ reporterId: `r${i}` }))));
+      expect(outcomes.every((o) => o.ok)).toBe(true);
+      expect(outcomes.filter((o) => o.ok && !o.appended)).toHaveLength(1);
     });
   });
 
-  it('refuses reports about a banned user, and admits them again once the ban is lifted', async () => {
-    await guard.syncUser('user-1', { banned: true, openCaseReporters: null });
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'banned' });
-    expect(await guard.probe(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'banned' });
-    // The ban is per user.
-    expect(await guard.admit(req({ reporterId: 'r1', userId: 'user-2' }))).toEqual({ ok: true, appended: false });
+  describe('ReportGuard.admit: a refusal reserves nothing', () => {
+    it('a refusal by one check gives back what the others reserved', async () => {
+      await guard.syncUser('banned-user', { banned: true, openCaseReporters: null });
+      // Refused as banned: the daily reservation made at the same time is given back.
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'banned-user', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'banned' });
+      // Refused for the day: the reporter's place in the user's case is given back, and the case stays unopened.
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 1 }))).toEqual({ ok: true, appended: false });
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'daily' });
+      expect(await guard.admit(req({ reporterId: 'other', userId: 'u2' }))).toEqual({ ok: true, appended: false });
+    });
 
-    await guard.syncUser('user-1', { banned: false, openCaseReporters: null });
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
-  });
-
-  it('syncUser is idempotent', async () => {
-    await guard.syncUser('user-1', { banned: true, openCaseReporters: ['a'] });
-    await guard.syncUser('user-1', { banned: true, openCaseReporters: ['a'] });
-    expect(await guard.admit(req({ reporterId: 'b' }))).toEqual({ ok: false, refusal: 'banned' });
-    await guard.syncUser('user-1', { banned: false, openCaseReporters: ['a'] });
-    await guard.syncUser('user-1', { banned: false, openCaseReporters: ['a'] });
-    expect(await guard.admit(req({ reporterId: 'a' }))).toEqual({ ok: false, refusal: 'duplicate' });
-    expect(await guard.admit(req({ reporterId: 'b' }))).toEqual({ ok: true, appended: true });
-  });
-
-  it('limits each API key per minute, and a new minute resets the count', async () => {
-    const rated = (i: number, over: Partial<GuardRequest> = {}) => req({ rateLimit: 3, reporterId: `r${i}`, userId: `u${i}`, ...over });
-    for (let i = 0; i < 3; i++) expect(await guard.admit(rated(i))).toMatchObject({ ok: true });
-    expect(await guard.admit(rated(3))).toEqual({ ok: false, refusal: 'rate' });
-    expect(await guard.admit(rated(4, { now: NOON + 29_000 }))).toEqual({ ok: false, refusal: 'rate' });
-    // Another key has its own limit.
-    expect(await guard.admit(rated(5, { keyId: 'key-2' }))).toMatchObject({ ok: true });
-    // The next minute starts afresh.
-    expect(await guard.admit(rated(6, { now: NOON + MINUTE }))).toMatchObject({ ok: true });
-  });
-
-  it('a rate refusal reserves nothing: the reporter can still report that user later', async () => {
-    expect(await guard.admit(req({ rateLimit: 1, reporterId: 'other', userId: 'u0' }))).toMatchObject({ ok: true });
-    expect(await guard.admit(req({ rateLimit: 1, reporterId: 'r', userId: 'u', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'rate' });
-    expect(await guard.admit(req({ rateLimit: 1, reporterId: 'r', userId: 'u', maxPerDay: 1, now: NOON + MINUTE }))).toEqual({
-      ok: true,
-      appended: false,
+    it('keys of one user share a hash tag; keys of different users, reporters and API keys do not', async () => {
+      await guard.admit(req({ rateLimit: 10, keyId: 'k1', reporterId: 'r1', userId: 'u1' }));
+      await guard.syncUser('u1', { banned: true, openCaseReporters: ['r1'] });
+      const keys = await allKeys(`${prefix}:*`);
+      const tag = (k: string) => k.slice(k.indexOf('{') + 1, k.indexOf('}'));
+      expect(new Set(keys.filter((k) => k.includes(':u:')).map(tag))).toEqual(new Set(['u1']));
+      expect(new Set(keys.map(tag))).toEqual(new Set(['u1', 'r:r1', 'k:k1']));
     });
   });
 
-  it('20 parallel admits by one reporter with maxPerDay 5 admit exactly 5', async () => {
-    const connections = Array.from({ length: 4 }, () => connect());
-    extraConnections.push(...connections);
-    const guards = connections.map((c) => new ReportGuard(c, prefix));
-    const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => guards[i % guards.length]!.admit(req({ reporterId: 'eager', userId: `user-${i}`, maxPerDay: 5 }))),
-    );
-    expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
-    expect(outcomes.filter((o) => !o.ok)).toEqual(Array.from({ length: 15 }, () => ({ ok: false, refusal: 'daily' })));
+  describe('ReportGuard.release', () => {
+    it('undoes an admit that opened the case: count back, reporter removed, open flag removed', async () => {
+      const r = req({ reporterId: 'r1', maxPerDay: 1 });
+      const admitted = await guard.admit(r);
+      expect(admitted).toEqual({ ok: true, appended: false });
+      await guard.release(r, false);
+
+      // Count back: r1 may report again today (maxPerDay 1). Reporter removed: no duplicate.
+      // Open flag removed: the next admit opens the case again (appended false).
+      expect(await guard.admit(r)).toEqual({ ok: true, appended: false });
+    });
+
+    it('undoes an appended admit but leaves the open case and its other reporters', async () => {
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+      const r2 = req({ reporterId: 'r2', maxPerDay: 1 });
+      expect(await guard.admit(r2)).toEqual({ ok: true, appended: true });
+      await guard.release(r2, true);
+
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'duplicate' });
+      expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
+      expect(await guard.admit(r2)).toEqual({ ok: true, appended: true });
+    });
+
+    it('undoing the admit that opened the case keeps it open when another reporter joined meanwhile', async () => {
+      const opener = req({ reporterId: 'r1' });
+      expect(await guard.admit(opener)).toEqual({ ok: true, appended: false });
+      expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
+      await guard.release(opener, false);
+      expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
+    });
+
+    it('gives back exactly one report of the daily count', async () => {
+      const r = (userId: string) => req({ reporterId: 'r', userId, maxPerDay: 2 });
+      expect(await guard.admit(r('a'))).toMatchObject({ ok: true });
+      expect(await guard.admit(r('b'))).toMatchObject({ ok: true });
+      expect(await guard.admit(r('c'))).toEqual({ ok: false, refusal: 'daily' });
+      await guard.release(r('b'), false);
+      expect(await guard.admit(r('c'))).toMatchObject({ ok: true });
+      expect(await guard.admit(r('d'))).toEqual({ ok: false, refusal: 'daily' });
+    });
   });
 
-  it('20 parallel admits about one user by different reporters open exactly one case', async () => {
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => guard.admit(req({ reporterId: `r${i}` }))));
-    expect(outcomes.every((o) => o.ok)).toBe(true);
-    expect(outcomes.filter((o) => o.ok && !o.appended)).toHaveLength(1);
-  });
-});
+  describe('ReportGuard.probe', () => {
+    it('reserves nothing: probing many times does not use up the daily maximum', async () => {
+      for (let i = 0; i < 25; i++) expect(await guard.probe(req({ reporterId: 'r', userId: `u${i}`, maxPerDay: 2 }))).toEqual({ ok: true });
+      expect(await guard.probe(req({ reporterId: 'r', userId: 'u0', maxPerDay: 2 }))).toEqual({ ok: true });
+      // Probing did not add the reporter to the case, nor open it.
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u0', maxPerDay: 2 }))).toEqual({ ok: true, appended: false });
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 2 }))).toEqual({ ok: true, appended: false });
+      expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'daily' });
+    });
 
-describe('ReportGuard.admit: checks in different slots', () => {
-  it('a refusal by one check gives back what the others reserved', async () => {
-    await guard.syncUser('banned-user', { banned: true, openCaseReporters: null });
-    // Refused as banned: the daily reservation made at the same time is given back.
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'banned-user', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'banned' });
-    // Refused for the day: the reporter's place in the user's case is given back, and the case stays unopened.
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 1 }))).toEqual({ ok: true, appended: false });
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'daily' });
-    expect(await guard.admit(req({ reporterId: 'other', userId: 'u2' }))).toEqual({ ok: true, appended: false });
-  });
+    it('reports the refusals an admit would meet', async () => {
+      await guard.admit(req({ reporterId: 'r1', maxPerDay: 1 }));
+      expect(await guard.probe(req({ reporterId: 'r1', userId: 'user-2', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'daily' });
+      expect(await guard.probe(req({ reporterId: 'r1', maxPerDay: 5 }))).toEqual({ ok: false, refusal: 'duplicate' });
+      expect(await guard.probe(req({ reporterId: 'r2' }))).toEqual({ ok: true });
+    });
 
-  it('keys of one user share a hash tag; keys of different users, reporters and API keys do not', async () => {
-    await guard.admit(req({ rateLimit: 10, keyId: 'k1', reporterId: 'r1', userId: 'u1' }));
-    await guard.syncUser('u1', { banned: true, openCaseReporters: ['r1'] });
-    const keys = await allKeys(`${prefix}:*`);
-    const tag = (k: string) => k.slice(k.indexOf('{') + 1, k.indexOf('}'));
-    expect(new Set(keys.filter((k) => k.includes(':u:')).map(tag))).toEqual(new Set(['u1']));
-    expect(new Set(keys.map(tag))).toEqual(new Set(['u1', 'r:r1', 'k:k1']));
-  });
-});
-
-describe('ReportGuard.release', () => {
-  it('undoes an admit that opened the case: count back, reporter removed, open flag removed', async () => {
-    const r = req({ reporterId: 'r1', maxPerDay: 1 });
-    const admitted = await guard.admit(r);
-    expect(admitted).toEqual({ ok: true, appended: false });
-    await guard.release(r, false);
-
-    // Count back: r1 may report again today (maxPerDay 1). Reporter removed: no duplicate.
-    // Open flag removed: the next admit opens the case again (appended false).
-    expect(await guard.admit(r)).toEqual({ ok: true, appended: false });
+    it('counts against the rate limit', async () => {
+      const p = req({ rateLimit: 2 });
+      expect(await guard.probe(p)).toEqual({ ok: true });
+      expect(await guard.probe(p)).toEqual({ ok: true });
+      expect(await guard.probe(p)).toEqual({ ok: false, refusal: 'rate' });
+      expect(await guard.admit(p)).toEqual({ ok: false, refusal: 'rate' });
+    });
   });
 
-  it('undoes an appended admit but leaves the open case and its other reporters', async () => {
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
-    const r2 = req({ reporterId: 'r2', maxPerDay: 1 });
-    expect(await guard.admit(r2)).toEqual({ ok: true, appended: true });
-    await guard.release(r2, true);
-
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'duplicate' });
-    expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
-    expect(await guard.admit(r2)).toEqual({ ok: true, appended: true });
+  describe('ReportGuard.withinRate', () => {
+    it('is always true without a limit, and counts per key per minute with one', async () => {
+      for (let i = 0; i < 10; i++) expect(await guard.withinRate('k', 0, NOON)).toBe(true);
+      expect(await guard.withinRate('k', 2, NOON)).toBe(true);
+      expect(await guard.withinRate('k', 2, NOON)).toBe(true);
+      expect(await guard.withinRate('k', 2, NOON)).toBe(false);
+      expect(await guard.withinRate('other', 2, NOON)).toBe(true);
+      expect(await guard.withinRate('k', 2, NOON + MINUTE)).toBe(true);
+    });
   });
 
-  it('undoing the admit that opened the case keeps it open when another reporter joined meanwhile', async () => {
-    const opener = req({ reporterId: 'r1' });
-    expect(await guard.admit(opener)).toEqual({ ok: true, appended: false });
-    expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
-    await guard.release(opener, false);
-    expect(await guard.admit(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
-  });
+  describe('ReportGuard open-case view', () => {
+    it('syncUser with openCaseReporters null clears the open case and its reporters', async () => {
+      await guard.admit(req({ reporterId: 'r1' }));
+      await guard.admit(req({ reporterId: 'r2' }));
+      await guard.syncUser('user-1', { banned: false, openCaseReporters: null });
+      // r1 is no longer a duplicate, and their report opens a new case.
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+      expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
+    });
 
-  it('gives back exactly one report of the daily count', async () => {
-    const r = (userId: string) => req({ reporterId: 'r', userId, maxPerDay: 2 });
-    expect(await guard.admit(r('a'))).toMatchObject({ ok: true });
-    expect(await guard.admit(r('b'))).toMatchObject({ ok: true });
-    expect(await guard.admit(r('c'))).toEqual({ ok: false, refusal: 'daily' });
-    await guard.release(r('b'), false);
-    expect(await guard.admit(r('c'))).toMatchObject({ ok: true });
-    expect(await guard.admit(r('d'))).toEqual({ ok: false, refusal: 'daily' });
-  });
-});
+    it('syncUser with reporters records the open case and adds them', async () => {
+      await guard.syncUser('user-1', { banned: false, openCaseReporters: ['a', 'b'] });
+      expect(await guard.admit(req({ reporterId: 'a' }))).toEqual({ ok: false, refusal: 'duplicate' });
+      expect(await guard.admit(req({ reporterId: 'b' }))).toEqual({ ok: false, refusal: 'duplicate' });
+      expect(await guard.admit(req({ reporterId: 'c' }))).toEqual({ ok: true, appended: true });
+    });
 
-describe('ReportGuard.probe', () => {
-  it('reserves nothing: probing many times does not use up the daily maximum', async () => {
-    for (let i = 0; i < 25; i++) expect(await guard.probe(req({ reporterId: 'r', userId: `u${i}`, maxPerDay: 2 }))).toEqual({ ok: true });
-    expect(await guard.probe(req({ reporterId: 'r', userId: 'u0', maxPerDay: 2 }))).toEqual({ ok: true });
-    // Probing did not add the reporter to the case, nor open it.
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u0', maxPerDay: 2 }))).toEqual({ ok: true, appended: false });
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u1', maxPerDay: 2 }))).toEqual({ ok: true, appended: false });
-    expect(await guard.admit(req({ reporterId: 'r', userId: 'u2', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'daily' });
-  });
+    it('noteOpenCase is additive: reporters already in the set stay there', async () => {
+      expect(await guard.admit(req({ reporterId: 'pending' }))).toEqual({ ok: true, appended: false });
+      await guard.noteOpenCase('user-1', ['stored-1']);
+      await guard.noteOpenCase('user-1', ['stored-2']);
+      for (const reporterId of ['pending', 'stored-1', 'stored-2']) {
+        expect(await guard.admit(req({ reporterId })), reporterId).toEqual({ ok: false, refusal: 'duplicate' });
+      }
+      expect(await guard.admit(req({ reporterId: 'new' }))).toEqual({ ok: true, appended: true });
+    });
 
-  it('reports the refusals an admit would meet', async () => {
-    await guard.admit(req({ reporterId: 'r1', maxPerDay: 1 }));
-    expect(await guard.probe(req({ reporterId: 'r1', userId: 'user-2', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'daily' });
-    expect(await guard.probe(req({ reporterId: 'r1', maxPerDay: 5 }))).toEqual({ ok: false, refusal: 'duplicate' });
-    expect(await guard.probe(req({ reporterId: 'r2' }))).toEqual({ ok: true });
-  });
+    it('noteOpenCase with no reporters still marks the case open', async () => {
+      await guard.noteOpenCase('user-1', []);
+      expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: true });
+    });
 
-  it('counts against the rate limit', async () => {
-    const p = req({ rateLimit: 2 });
-    expect(await guard.probe(p)).toEqual({ ok: true });
-    expect(await guard.probe(p)).toEqual({ ok: true });
-    expect(await guard.probe(p)).toEqual({ ok: false, refusal: 'rate' });
-    expect(await guard.admit(p)).toEqual({ ok: false, refusal: 'rate' });
-  });
-});
-
-describe('ReportGuard.withinRate', () => {
-  it('is always true without a limit, and counts per key per minute with one', async () => {
-    for (let i = 0; i < 10; i++) expect(await guard.withinRate('k', 0, NOON)).toBe(true);
-    expect(await guard.withinRate('k', 2, NOON)).toBe(true);
-    expect(await guard.withinRate('k', 2, NOON)).toBe(true);
-    expect(await guard.withinRate('k', 2, NOON)).toBe(false);
-    expect(await guard.withinRate('other', 2, NOON)).toBe(true);
-    expect(await guard.withinRate('k', 2, NOON + MINUTE)).toBe(true);
-  });
-});
-
-describe('ReportGuard open-case view', () => {
-  it('syncUser with openCaseReporters null clears the open case and its reporters', async () => {
-    await guard.admit(req({ reporterId: 'r1' }));
-    await guard.admit(req({ reporterId: 'r2' }));
-    await guard.syncUser('user-1', { banned: false, openCaseReporters: null });
-    // r1 is no longer a duplicate, and their report opens a new case.
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
-    expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
-  });
-
-  it('syncUser with reporters records the open case and adds them', async () => {
-    await guard.syncUser('user-1', { banned: false, openCaseReporters: ['a', 'b'] });
-    expect(await guard.admit(req({ reporterId: 'a' }))).toEqual({ ok: false, refusal: 'duplicate' });
-    expect(await guard.admit(req({ reporterId: 'b' }))).toEqual({ ok: false, refusal: 'duplicate' });
-    expect(await guard.admit(req({ reporterId: 'c' }))).toEqual({ ok: true, appended: true });
-  });
-
-  it('noteOpenCase is additive: reporters already in the set stay there', async () => {
-    expect(await guard.admit(req({ reporterId: 'pending' }))).toEqual({ ok: true, appended: false });
-    await guard.noteOpenCase('user-1', ['stored-1']);
-    await guard.noteOpenCase('user-1', ['stored-2']);
-    for (const reporterId of ['pending', 'stored-1', 'stored-2']) {
-      expect(await guard.admit(req({ reporterId })), reporterId).toEqual({ ok: false, refusal: 'duplicate' });
-    }
-    expect(await guard.admit(req({ reporterId: 'new' }))).toEqual({ ok: true, appended: true });
-  });
-
-  it('noteOpenCase with no reporters still marks the case open', async () => {
-    await guard.noteOpenCase('user-1', []);
-    expect(await guard.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: true });
-  });
-
-  it('two guards with different prefixes do not share state', async () => {
-    const otherPrefix = `${prefix}:nested-other`;
-    const other = new ReportGuard(redis, otherPrefix);
-    await guard.syncUser('user-1', { banned: true, openCaseReporters: null });
-    expect(await other.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+    it('two guards with different prefixes do not share state', async () => {
+      const otherPrefix = `${prefix}:nested-other`;
+      const other = new ReportGuard(redis, otherPrefix, { batch });
+      await guard.syncUser('user-1', { banned: true, openCaseReporters: null });
+      expect(await other.admit(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+    });
   });
 });

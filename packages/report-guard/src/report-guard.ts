@@ -1,5 +1,5 @@
-import type { Redis } from '@rm/runtime';
-import { DAILY_GIVE_BACK, DAILY_TAKE, NOTE_OPEN_CASE, RATE, SYNC_USER, USER_GIVE_BACK, USER_PEEK, USER_TAKE } from './scripts.js';
+import { MicroBatcher, type Redis } from '@rm/runtime';
+import { ADMIT_MANY, DAILY_GIVE_BACK, DAILY_TAKE, NOTE_OPEN_CASE, PROBE_MANY, RATE, SYNC_USER, USER_GIVE_BACK, USER_PEEK, USER_TAKE } from './scripts.js';
 
 export type Refusal = 'rate' | 'daily' | 'banned' | 'duplicate';
 export type AdmitOutcome = { ok: true; appended: boolean } | { ok: false; refusal: Refusal };
@@ -16,12 +16,28 @@ export interface GuardRequest {
   now?: number;
 }
 
+export interface ReportGuardOptions {
+  /**
+   * Checks all admits (and all probes) asked for during one event-loop turn with one script call.
+   * Its keys span entities, so it needs a standalone Redis; the default is on unless `redis` is a
+   * Cluster, where each submission runs one script per slot instead.
+   */
+  batch?: boolean;
+}
+
 type ScriptFn = (...args: (string | number)[]) => Promise<string>;
+type BatchScriptFn = (...args: (string | number)[]) => Promise<string[]>;
 type UserTake = 'opened' | 'appended' | 'banned' | 'duplicate';
+type Stamped = GuardRequest & { now: number };
 
 /** UTC day number: the daily maximum resets at midnight UTC. */
 const dayOf = (now: number) => Math.floor(now / 86_400_000);
 const minuteOf = (now: number) => Math.floor(now / 60_000);
+
+const stamped = (r: GuardRequest): Stamped => ({ ...r, now: r.now ?? Date.now() });
+const admitOutcome = (out: string): AdmitOutcome =>
+  out === 'opened' || out === 'appended' ? { ok: true, appended: out === 'appended' } : { ok: false, refusal: out as Refusal };
+const probeOutcome = (out: string): ProbeOutcome => (out === 'ok' ? { ok: true } : { ok: false, refusal: out as Refusal });
 
 /** The refusal an admit answers when several checks refuse at once, most general first. */
 function firstRefusal(...outcomes: (string | undefined)[]): Refusal | undefined {
@@ -34,23 +50,34 @@ function firstRefusal(...outcomes: (string | undefined)[]): Refusal | undefined 
  * Storage stays the system of record; workers keep this view in step after every change.
  *
  * Keys are grouped by hash tag per API key, per reporter and per reported user, so on a Redis
- * Cluster they spread over the nodes. The three checks of a submission run at once, each atomic
- * in its own slot (one round trip, pipelined); when one refuses, what the others reserved is
- * given back.
+ * Cluster they spread over the nodes. There the three checks of a submission run at once, each
+ * atomic in its own slot (one round trip, pipelined); when one refuses, what the others reserved
+ * is given back. On a standalone Redis the checks of every submission of one event-loop turn run
+ * in one script, in order: one command however many requests are in flight.
  */
 export class ReportGuard {
   private readonly scripts: Record<'rate' | 'dailyTake' | 'dailyGiveBack' | 'userTake' | 'userPeek' | 'userGiveBack' | 'noteOpenCase' | 'syncUser', ScriptFn>;
+  private readonly admits?: MicroBatcher<Stamped, AdmitOutcome>;
+  private readonly probes?: MicroBatcher<Stamped, ProbeOutcome>;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    options: ReportGuardOptions = {},
   ) {
-    const define = (name: string, lua: string, numberOfKeys: number): ScriptFn => {
+    /** A script as a command of the connection; without numberOfKeys the caller passes the count first. */
+    const define = <F = ScriptFn>(name: string, lua: string, numberOfKeys?: number): F => {
       const command = `rmGuard_${name}`;
-      if (!(command in redis)) redis.defineCommand(command, { lua, numberOfKeys });
-      const fn = (redis as unknown as Record<string, ScriptFn>)[command]!;
-      return fn.bind(redis);
+      if (!(command in redis)) redis.defineCommand(command, { lua, ...(numberOfKeys !== undefined && { numberOfKeys }) });
+      const fn = (redis as unknown as Record<string, (...args: unknown[]) => unknown>)[command]!;
+      return fn.bind(redis) as F;
     };
+    if (options.batch ?? !redis.isCluster) {
+      const admitMany = define<BatchScriptFn>('admitMany', ADMIT_MANY);
+      const probeMany = define<BatchScriptFn>('probeMany', PROBE_MANY);
+      this.admits = new MicroBatcher(async (rs) => (await this.many(admitMany, rs)).map(admitOutcome));
+      this.probes = new MicroBatcher(async (rs) => (await this.many(probeMany, rs)).map(probeOutcome));
+    }
     this.scripts = {
       rate: define('rate', RATE, 1),
       dailyTake: define('dailyTake', DAILY_TAKE, 1),
@@ -68,8 +95,8 @@ export class ReportGuard {
   private rateKey(keyId: string, now: number) {
     return `${this.prefix}:rl:{k:${keyId}}:${minuteOf(now)}`;
   }
-  private dailyKey(r: GuardRequest) {
-    return `${this.prefix}:daily:{r:${r.reporterId}}:${dayOf(r.now ?? Date.now())}`;
+  private dailyKey(r: Stamped) {
+    return `${this.prefix}:daily:{r:${r.reporterId}}:${dayOf(r.now)}`;
   }
   /** Banned flag, open-case flag, reporters of the open case: one slot, so a script may span them. */
   private userKeys(userId: string): [banned: string, open: string, reporters: string] {
@@ -77,14 +104,25 @@ export class ReportGuard {
     return [`${base}:banned`, `${base}:open`, `${base}:reporters`];
   }
 
-  private async rate(r: GuardRequest): Promise<string | undefined> {
-    return r.rateLimit > 0 ? this.scripts.rate(this.rateKey(r.keyId, r.now ?? Date.now()), r.rateLimit) : undefined;
+  private async rate(r: Stamped): Promise<string | undefined> {
+    return r.rateLimit > 0 ? this.scripts.rate(this.rateKey(r.keyId, r.now), r.rateLimit) : undefined;
+  }
+
+  /** Runs a `*_MANY` script over a batch: five keys and three arguments per request. */
+  private many(script: BatchScriptFn, rs: Stamped[]): Promise<string[]> {
+    const keys = rs.flatMap((r) => [this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId)]);
+    return script(keys.length, ...keys, ...rs.flatMap((r) => [r.rateLimit, r.maxPerDay, r.reporterId]));
   }
 
   /** Checks and reserves: on ok the report is counted and must be enqueued or released. */
   async admit(request: GuardRequest): Promise<AdmitOutcome> {
     // One instant for the checks and any give-back, so both name the same minute and day.
-    const r = { ...request, now: request.now ?? Date.now() };
+    const r = stamped(request);
+    return this.admits ? this.admits.submit(r) : this.admitBySlot(r);
+  }
+
+  /** The checks as three single-slot scripts at once, for a Redis Cluster. */
+  private async admitBySlot(r: Stamped): Promise<AdmitOutcome> {
     const settled = await Promise.allSettled([
       this.rate(r),
       this.scripts.dailyTake(this.dailyKey(r), r.maxPerDay),
@@ -100,7 +138,9 @@ export class ReportGuard {
   }
 
   /** The check operation: counts against the rate limit, reserves nothing. */
-  async probe(r: GuardRequest): Promise<ProbeOutcome> {
+  async probe(request: GuardRequest): Promise<ProbeOutcome> {
+    const r = stamped(request);
+    if (this.probes) return this.probes.submit(r);
     const [rate, today, user] = await Promise.all([
       this.rate(r),
       this.redis.get(this.dailyKey(r)),
@@ -117,11 +157,11 @@ export class ReportGuard {
   }
 
   /** Gives back what admit reserved, when the report could not be enqueued. */
-  async release(r: GuardRequest, appended: boolean): Promise<void> {
-    await this.giveBack(r, { daily: true, user: true, opened: !appended });
+  async release(request: GuardRequest, appended: boolean): Promise<void> {
+    await this.giveBack(stamped(request), { daily: true, user: true, opened: !appended });
   }
 
-  private async giveBack(r: GuardRequest, taken: { daily: boolean; user: boolean; opened: boolean }): Promise<void> {
+  private async giveBack(r: Stamped, taken: { daily: boolean; user: boolean; opened: boolean }): Promise<void> {
     await Promise.all([
       taken.daily && this.scripts.dailyGiveBack(this.dailyKey(r)),
       taken.user && this.scripts.userGiveBack(...this.userKeys(r.userId), r.reporterId, taken.opened ? 1 : 0),

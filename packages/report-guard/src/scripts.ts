@@ -1,21 +1,53 @@
 /**
- * Lua scripts: each runs atomically in Redis. Every script touches the keys of one entity only (an
- * API key, a reporter, a reported user), which share a hash tag, so each works on a Redis Cluster.
+ * Lua scripts: each runs atomically in Redis. The single-entity scripts touch the keys of one
+ * entity only (an API key, a reporter, a reported user), which share a hash tag, so each works on a
+ * Redis Cluster. The `*_MANY` scripts check a whole batch of requests in one call; their keys span
+ * entities, so they are for a standalone Redis only.
  */
 
+/** Per-minute rate of an API key: counts the request, true when it is over the limit (0: none). */
+const RATE_FN = `
+local function overRate(key, limit)
+  if limit <= 0 then return false end
+  local n = redis.call('INCR', key)
+  if n == 1 then redis.call('EXPIRE', key, 120) end
+  return n > limit
+end
+`;
+
+/** A reporter's reports today. */
+const DAILY_FN = `
+local function dailyFull(key, max) return tonumber(redis.call('GET', key) or '0') >= max end
+local function dailyTake(key)
+  redis.call('INCR', key)
+  redis.call('EXPIRE', key, 172800)
+end
+`;
+
+/** A reported user: banned flag, open-case flag, reporters of the open case. */
+const USER_FN = `
+local function userRefusal(banned, reporters, reporter)
+  if redis.call('EXISTS', banned) == 1 then return 'banned' end
+  if redis.call('SISMEMBER', reporters, reporter) == 1 then return 'duplicate' end
+  return false
+end
+local function userTake(open, reporters, reporter)
+  redis.call('SADD', reporters, reporter)
+  if redis.call('SET', open, '1', 'NX') then return 'opened' end
+  return 'appended'
+end
+`;
+
 /** KEYS: rate counter. ARGV: limit per minute. */
-export const RATE = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('EXPIRE', KEYS[1], 120) end
-if n > tonumber(ARGV[1]) then return 'rate' end
+export const RATE = `${RATE_FN}
+if overRate(KEYS[1], tonumber(ARGV[1])) then return 'rate' end
 return 'ok'
 `;
 
 /** KEYS: the reporter's counter for the day. ARGV: maximum per day. Counts the report if under it. */
-export const DAILY_TAKE = `
-if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 'daily' end
-redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], 172800)
+export const DAILY_TAKE = `${DAILY_FN}
+if dailyFull(KEYS[1], tonumber(ARGV[1])) then return 'daily' end
+dailyTake(KEYS[1])
 return 'ok'
 `;
 
@@ -25,32 +57,58 @@ if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[
 return 'ok'
 `;
 
-/** Shared by the user scripts. KEYS: banned flag, open-case flag, reporters of the open case. */
-const USER_REFUSAL = `
-local function refusal(reporter)
-  if redis.call('EXISTS', KEYS[1]) == 1 then return 'banned' end
-  if redis.call('SISMEMBER', KEYS[3], reporter) == 1 then return 'duplicate' end
-  return false
-end
+/**
+ * KEYS: banned flag, open-case flag, reporters. ARGV: reporter id. Adds the reporter to the user's
+ * open case: 'opened' when this opens it.
+ */
+export const USER_TAKE = `${USER_FN}
+return userRefusal(KEYS[1], KEYS[3], ARGV[1]) or userTake(KEYS[2], KEYS[3], ARGV[1])
 `;
 
-/** ARGV: reporter id. Adds the reporter to the user's open case: 'opened' when this opens it. */
-export const USER_TAKE = `${USER_REFUSAL}
-local refused = refusal(ARGV[1])
-if refused then return refused end
-redis.call('SADD', KEYS[3], ARGV[1])
-if redis.call('SET', KEYS[2], '1', 'NX') then return 'opened' end
-return 'appended'
-`;
-
-/** ARGV: reporter id. What USER_TAKE would refuse, reserving nothing. */
-export const USER_PEEK = `${USER_REFUSAL}
-return refusal(ARGV[1]) or 'ok'
+/** KEYS: banned flag, open-case flag, reporters. ARGV: reporter id. What USER_TAKE would refuse, reserving nothing. */
+export const USER_PEEK = `${USER_FN}
+return userRefusal(KEYS[1], KEYS[3], ARGV[1]) or 'ok'
 `;
 
 /**
- * Undoes a USER_TAKE. ARGV: reporter id, 1 if that take opened the case. The open flag goes only if
- * no other reporter joined meanwhile.
+ * Admits a batch, in order, each request seeing the ones before it. Per request, KEYS: rate
+ * counter, daily counter, banned flag, open-case flag, reporters; ARGV: rate limit, daily maximum,
+ * reporter id. Answers per request the first refusal (rate, daily, banned, duplicate, in that
+ * order), else 'opened' or 'appended'; a refused request reserves nothing but its rate count.
+ */
+export const ADMIT_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}
+local out = {}
+for i = 0, #ARGV / 3 - 1 do
+  local k, a = i * 5, i * 3
+  local reporter = ARGV[a + 3]
+  local result = (overRate(KEYS[k + 1], tonumber(ARGV[a + 1])) and 'rate')
+    or (dailyFull(KEYS[k + 2], tonumber(ARGV[a + 2])) and 'daily')
+    or userRefusal(KEYS[k + 3], KEYS[k + 5], reporter)
+  if not result then
+    dailyTake(KEYS[k + 2])
+    result = userTake(KEYS[k + 4], KEYS[k + 5], reporter)
+  end
+  out[#out + 1] = result
+end
+return out
+`;
+
+/** What ADMIT_MANY would answer ('ok' for an admit), counting only the rate. Same KEYS and ARGV. */
+export const PROBE_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}
+local out = {}
+for i = 0, #ARGV / 3 - 1 do
+  local k, a = i * 5, i * 3
+  out[#out + 1] = (overRate(KEYS[k + 1], tonumber(ARGV[a + 1])) and 'rate')
+    or (dailyFull(KEYS[k + 2], tonumber(ARGV[a + 2])) and 'daily')
+    or userRefusal(KEYS[k + 3], KEYS[k + 5], ARGV[a + 3])
+    or 'ok'
+end
+return out
+`;
+
+/**
+ * Undoes a USER_TAKE. KEYS: banned flag, open-case flag, reporters. ARGV: reporter id, 1 if that
+ * take opened the case. The open flag goes only if no other reporter joined meanwhile.
  */
 export const USER_GIVE_BACK = `
 redis.call('SREM', KEYS[3], ARGV[1])
