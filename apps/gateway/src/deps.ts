@@ -2,9 +2,10 @@ import type { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
 import type { UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
-import type { BatchingProducer, Metrics, Redis } from '@rm/runtime';
+import type { Metrics, Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
+import type { IntakeProducer } from './intake-producer.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -15,8 +16,8 @@ export interface GatewayDeps {
   guard: ReportGuard;
   directory: UserDirectory;
   intakeQueue: Queue;
-  /** Submits go to the intake queue through this, batched per event-loop turn. */
-  intakeProducer: BatchingProducer;
+  /** Submits go to the intake queue through this, one job per event-loop turn. */
+  intakeProducer: IntakeProducer;
   decisionsQueue: Queue;
   decisionEvents: QueueEvents;
   /** Further queues shown on the dashboard (those the gateway does not produce to). */

@@ -2,10 +2,11 @@ import { QueueEvents } from 'bullmq';
 import { QUEUES, queuePrefix } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { BatchingProducer, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
+import { IntakeProducer } from './intake-producer.js';
 
 let logger: Logger | undefined;
 
@@ -41,7 +42,7 @@ runMain('gateway', async () => {
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     intakeQueue,
-    intakeProducer: new BatchingProducer(intakeQueue),
+    intakeProducer: new IntakeProducer(intakeQueue),
     decisionsQueue,
     decisionEvents,
     dashboardQueues: watchedQueues,

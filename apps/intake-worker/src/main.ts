@@ -3,7 +3,7 @@ import { ReportGuard } from '@rm/report-guard';
 import { createLogger, loadConfig, MicroBatcher, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore, type NewReport } from '@rm/storage';
 import { intakeConfig } from './config.js';
-import { storeReport } from './store-report.js';
+import { storeReports } from './store-report.js';
 
 let logger: Logger | undefined;
 
@@ -23,8 +23,8 @@ runMain('intake-worker', async () => {
   consume(
     'intake',
     async (job) => {
-      const saved = await storeReport(deps, job);
-      log.info({ reportId: saved.reportId, caseId: saved.caseId, created: saved.created, requestId: job.requestId }, 'report stored');
+      const saved = await storeReports(deps, job);
+      saved.forEach((s, i) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: job.reports[i]!.requestId }, 'report stored'));
       return saved;
     },
     { concurrency: config.INTAKE_CONCURRENCY },

@@ -1,14 +1,19 @@
-import type { IntakeJob, NotificationJob } from '@rm/contracts';
+import type { IntakeJob, IntakeReport, NotificationJob } from '@rm/contracts';
 import type { DirectoryUser, UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
 import type { NewReport, SavedReport } from '@rm/storage';
 
 export interface IntakeDeps {
-  /** Stores one report; concurrent jobs' reports share one transaction (see main.ts). */
+  /** Stores one report; the reports of the jobs running at once share one transaction (see main.ts). */
   saveReport: (report: NewReport) => Promise<SavedReport>;
   directory: UserDirectory;
   guard: ReportGuard;
   notify: (job: NotificationJob) => Promise<void>;
+}
+
+/** Stores every report of an intake job; a failure of any fails the job, which is retried whole. */
+export function storeReports(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport[]> {
+  return Promise.all(job.reports.map((report) => storeReport(deps, report)));
 }
 
 /**
@@ -16,7 +21,7 @@ export interface IntakeDeps {
  * chat message to be posted or updated. Idempotent on the report id, so a redelivered job changes
  * nothing (its notification has the same job id). A storage error throws, and the job is retried.
  */
-export async function storeReport(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport> {
+async function storeReport(deps: IntakeDeps, job: IntakeReport): Promise<SavedReport> {
   // The report was accepted: a directory that has since lost the user must not lose the report.
   const user: DirectoryUser = (await deps.directory.getUser(job.userId)) ?? { id: job.userId, name: job.userId, displayName: job.userId, avatar: null };
   const saved = await deps.saveReport({

@@ -3,8 +3,8 @@ import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
 import { DecisionJob } from './decisions.js';
 import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
 
-/** Payload of a job on the intake queue: one accepted report, already validated by the gateway. */
-export const IntakeJob = z.object({
+/** One accepted report, already validated by the gateway. */
+export const IntakeReport = z.object({
   reportId: z.string(),
   receivedAt: z.number().int(),
   userId: z.string(),
@@ -15,6 +15,13 @@ export const IntakeJob = z.object({
   keyId: z.string(),
   requestId: z.string().optional(),
 });
+export type IntakeReport = z.infer<typeof IntakeReport>;
+
+/**
+ * Payload of a job on the intake queue: the reports one gateway accepted during one turn of its
+ * event loop (one job, one Redis command, however many requests were in flight).
+ */
+export const IntakeJob = z.object({ reports: z.array(IntakeReport).min(1) });
 export type IntakeJob = z.infer<typeof IntakeJob>;
 
 export interface QueueSpec<P extends z.ZodType> {
@@ -46,7 +53,8 @@ export type PayloadOf<K extends QueueKey> = z.infer<(typeof QUEUES)[K]['payload'
 
 /** BullMQ job ids may not contain ':'; ours are derived from ids we generate, so they are stable. */
 export const jobIdFor = {
-  intake: (reportId: string) => reportId,
+  /** The id of the batch's first report: unique, and known before the job is added. */
+  intake: (firstReportId: string) => firstReportId,
   decisions: (decisionId: string) => `decision-${decisionId}`,
   notifications: notificationJobId,
   /** A dead letter keeps the id of the job it holds. */

@@ -21,13 +21,31 @@ describe('intake worker', () => {
     const queue = sys.queue('intake');
     // Stored is not finished: the job still notes the open case and enqueues its notification.
     await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
+    // A lone submit is a job of one report, named by it.
     const job = (await queue.getJob(id))!;
     const data = job.data;
+    expect(data.reports.map((r: { reportId: string }) => r.reportId)).toEqual([id]);
     await job.remove();
     await queue.add('intake', data, { jobId: id });
     await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
-    expect((await queue.getJob(id))!.returnvalue).toMatchObject({ reportId: id, created: false });
+    expect((await queue.getJob(id))!.returnvalue).toEqual([expect.objectContaining({ reportId: id, created: false })]);
     expect(await count('700')).toBe(1);
+  });
+
+  it('submits in flight together share one intake job, and every report of it is stored', async () => {
+    await sys.addUser('701');
+    await sys.addUser('702');
+    const bodies = Array.from({ length: 30 }, (_, i) => report(i % 2 === 0 ? '701' : '702', `together-${i}`));
+    const answers = await Promise.all(bodies.map((b) => sys.post('/v1/reports/new', admin.auth, b)));
+    expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
+    await sys.waitFor(async () => (await count('701')) === 15 && (await count('702')) === 15, 15_000, 'all 30 reports stored');
+    const queue = sys.queue('intake');
+    const ids = answers.map((a) => a.body.id as string);
+    // Each report sits in exactly one job, and some job holds more than one (they arrived at once).
+    const jobs = (await queue.getJobs(['completed'])).filter((j) => j.data.reports.some((r: { reportId: string }) => ids.includes(r.reportId)));
+    const held = jobs.flatMap((j) => j.data.reports.map((r: { reportId: string }) => r.reportId));
+    expect(held.sort()).toEqual([...ids].sort());
+    expect(jobs.length).toBeLessThan(ids.length);
   });
 
   it('a job whose payload cannot parse fails at once, without retries, and is listed by `jobs failed`', async () => {

@@ -18,7 +18,9 @@ export interface CannonOptions {
   /** A fresh body for every request (reporters must differ, or limits refuse them). */
   body?: () => string;
   connections: number;
-  durationSec: number;
+  /** How long to send for, or else how many requests to send. */
+  durationSec?: number;
+  amount?: number;
 }
 
 /** One autocannon run; this process only sends, the server runs in its own process. */
@@ -27,7 +29,7 @@ export async function cannon(o: CannonOptions): Promise<CannonResult> {
   const result = await autocannon({
     url: o.url,
     connections: o.connections,
-    duration: o.durationSec,
+    ...(o.amount !== undefined ? { amount: o.amount } : { duration: o.durationSec }),
     method: o.method ?? 'GET',
     headers: { ...(body && { 'content-type': 'application/json' }), ...o.headers },
     ...(body && { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: body() }) }] }),

@@ -1,7 +1,11 @@
 import type { Queue } from 'bullmq';
-import { QUEUES, type IntakeJob, type QueueKey } from '@rm/contracts';
-import { createRedis, openQueue, uuidv7, type Redis } from '@rm/runtime';
-import { startProcess } from './processes.js';
+import type { QueueKey } from '@rm/contracts';
+import { createRedis, openQueue, type Redis } from '@rm/runtime';
+import { cannon } from './cannon.js';
+import { submissionBody } from './fixtures.js';
+import { startProcess, waitHttp } from './processes.js';
+
+const DRAIN_GATEWAY_PORT = 3903;
 
 async function emptied(queue: Queue): Promise<void> {
   for (;;) {
@@ -33,30 +37,33 @@ export async function untilDrained(env: NodeJS.ProcessEnv, prefix: string): Prom
   redis.disconnect();
 }
 
+export interface DrainResult {
+  concurrency: number;
+  /** Reports submitted, and the intake jobs the gateway made of them. */
+  reports: number;
+  jobs: number;
+  seconds: number;
+  reportsPerSec: number;
+  jobsPerSec: number;
+}
+
 /**
- * Intake drain rate: fills a fresh queue prefix with `jobs` intake jobs while no worker runs, then
- * starts one intake worker at the given concurrency and times it until the queue is empty.
+ * Intake drain rate: with no intake worker running, a gateway on a fresh queue prefix takes
+ * `reports` submits from `connections` connections, so the queue holds the jobs a loaded gateway
+ * really makes; then one intake worker at the given concurrency is timed until it has stored them.
  */
-export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, jobs: number): Promise<{ concurrency: number; jobs: number; seconds: number; jobsPerSec: number }> {
+export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, reports: number, load: { auth: string; connections: number; users: string[] }): Promise<DrainResult> {
   const prefix = `drain${concurrency}`;
+  const gateway = startProcess(`gateway-drain-${concurrency}`, 'apps/gateway/dist/main.js', { ...env, QUEUE_PREFIX: prefix, PORT: String(DRAIN_GATEWAY_PORT) });
+  const url = `http://127.0.0.1:${DRAIN_GATEWAY_PORT}`;
+  await waitHttp(`${url}/`);
+  const pick = () => load.users[Math.floor(Math.random() * load.users.length)]!;
+  const filled = await cannon({ url: `${url}/v1/reports/new`, method: 'POST', headers: { authorization: load.auth }, body: () => submissionBody(pick()), connections: load.connections, amount: reports });
+  await gateway.stop();
+  if (filled.non2xx + filled.errors > 0) throw new Error(`${filled.non2xx + filled.errors} submits failed while filling the drain queue at concurrency ${concurrency}`);
+
   const { redis, queue } = benchQueue(env, prefix, 'intake');
-  const userId = String(800_000_000 + concurrency);
-  for (let i = 0; i < jobs; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, jobs - i) }, (_, k) => {
-      const reportId = uuidv7();
-      const data: IntakeJob = {
-        reportId,
-        receivedAt: Date.now(),
-        userId,
-        reporter: { id: `drain-${i + k}`, platform: 'gameplatform' },
-        answers: [{ questionId: 'q1', answer: 'griefing' }],
-        evidence: [{ url: 'https://clips.example/d', type: 'url' }],
-        keyId: 'bench',
-      };
-      return { name: QUEUES.intake.name, data, opts: { jobId: reportId, removeOnComplete: true, attempts: 5 } };
-    });
-    await queue.addBulk(batch);
-  }
+  const jobs = await queue.getWaitingCount();
   const worker = startProcess(`intake-${concurrency}`, 'apps/intake-worker/dist/main.js', { ...env, QUEUE_PREFIX: prefix, INTAKE_CONCURRENCY: String(concurrency) });
   while ((await queue.getWorkers()).length === 0) await new Promise((r) => setTimeout(r, 20));
   const t0 = performance.now();
@@ -68,5 +75,5 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, job
   await queue.obliterate({ force: true });
   await queue.close();
   redis.disconnect();
-  return { concurrency, jobs, seconds: Math.round(seconds * 100) / 100, jobsPerSec: Math.round(jobs / seconds) };
+  return { concurrency, reports: filled.requests, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(filled.requests / seconds), jobsPerSec: Math.round(jobs / seconds) };
 }

@@ -1,5 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import type { CannonResult } from './cannon.js';
+import type { DrainResult } from './drain.js';
 
 export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGb: number; node: string; date: string };
@@ -12,7 +13,7 @@ export interface BenchResults {
   /** Per scenario the means over its rounds, and each round's req/s. */
   scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[] }>;
   cycles: { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
-  drain: { concurrency: number; jobs: number; seconds: number; jobsPerSec: number }[];
+  drain: DrainResult[];
   rssMb: Record<string, number>;
   ratios: Record<string, number>;
 }
@@ -82,9 +83,11 @@ export function markdown(b: BenchResults): string {
         .map(([k, s]) => `; ${k} p50 ${s.p50} ms, p99 ${s.p99} ms`)
         .join(''),
     '',
-    '| intake worker concurrency | jobs | seconds | jobs/s |',
-    '|---:|---:|---:|---:|',
-    ...b.drain.map((d) => `| ${d.concurrency} | ${d.jobs} | ${d.seconds} | ${d.jobsPerSec} |`),
+    'Intake drain: reports submitted through a gateway with no worker running, then stored by one intake worker.',
+    '',
+    '| intake worker concurrency | reports | jobs | seconds | reports/s | jobs/s |',
+    '|---:|---:|---:|---:|---:|---:|',
+    ...b.drain.map((d) => `| ${d.concurrency} | ${d.reports} | ${d.jobs} | ${d.seconds} | ${d.reportsPerSec} | ${d.jobsPerSec} |`),
     '',
     `Peak RSS under the submit load (MB): ${Object.entries(b.rssMb).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',

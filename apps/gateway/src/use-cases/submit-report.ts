@@ -1,4 +1,4 @@
-import { AppError, QUEUES, jobIdFor, type IntakeJob, type SubmitReportBody, type SubmitReportResponse } from '@rm/contracts';
+import { AppError, type IntakeReport, type SubmitReportBody, type SubmitReportResponse } from '@rm/contracts';
 import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
@@ -31,7 +31,7 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
   if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
 
   const reportId = uuidv7(now);
-  const job: IntakeJob = {
+  const report: IntakeReport = {
     reportId,
     receivedAt: now,
     userId: body.userId,
@@ -43,7 +43,7 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     ...(requestId !== undefined && { requestId }),
   };
   try {
-    await deps.intakeProducer.add(QUEUES.intake.name, job, { jobId: jobIdFor.intake(reportId) });
+    await deps.intakeProducer.add(report);
   } catch (err) {
     await deps.guard.release(guardRequest, admitted.appended).catch(() => undefined);
     throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
