@@ -1,5 +1,5 @@
 import { MicroBatcher, type Redis } from '@rm/runtime';
-import { ADMIT_MANY, DAILY_GIVE_BACK, DAILY_TAKE, NOTE_OPEN_CASE, PROBE_MANY, RATE, SYNC_USER, USER_GIVE_BACK, USER_PEEK, USER_TAKE } from './scripts.js';
+import { ADMIT_MANY, DAILY_GIVE_BACK, DAILY_TAKE, NOTE_OPEN_CASES, PROBE_MANY, RATE, SYNC_USER, USER_GIVE_BACK, USER_PEEK, USER_TAKE } from './scripts.js';
 
 export type Refusal = 'rate' | 'daily' | 'banned' | 'duplicate';
 export type AdmitOutcome = { ok: true; appended: boolean } | { ok: false; refusal: Refusal };
@@ -29,6 +29,7 @@ type ScriptFn = (...args: (string | number)[]) => Promise<string>;
 type BatchScriptFn = (...args: (string | number)[]) => Promise<string[]>;
 type UserTake = 'opened' | 'appended' | 'banned' | 'duplicate';
 type Stamped = GuardRequest & { now: number };
+type OpenCaseNote = { userId: string; reporterIds: string[] };
 
 /** UTC day number: the daily maximum resets at midnight UTC. */
 const dayOf = (now: number) => Math.floor(now / 86_400_000);
@@ -56,9 +57,11 @@ function firstRefusal(...outcomes: (string | undefined)[]): Refusal | undefined 
  * in one script, in order: one command however many requests are in flight.
  */
 export class ReportGuard {
-  private readonly scripts: Record<'rate' | 'dailyTake' | 'dailyGiveBack' | 'userTake' | 'userPeek' | 'userGiveBack' | 'noteOpenCase' | 'syncUser', ScriptFn>;
+  private readonly scripts: Record<'rate' | 'dailyTake' | 'dailyGiveBack' | 'userTake' | 'userPeek' | 'userGiveBack' | 'syncUser', ScriptFn>;
   private readonly admits?: MicroBatcher<Stamped, AdmitOutcome>;
   private readonly probes?: MicroBatcher<Stamped, ProbeOutcome>;
+  private readonly notes?: MicroBatcher<OpenCaseNote, void>;
+  private readonly noteOpenCases: BatchScriptFn;
 
   constructor(
     private readonly redis: Redis,
@@ -77,7 +80,12 @@ export class ReportGuard {
       const probeMany = define<BatchScriptFn>('probeMany', PROBE_MANY);
       this.admits = new MicroBatcher(async (rs) => (await this.many(admitMany, rs)).map(admitOutcome));
       this.probes = new MicroBatcher(async (rs) => (await this.many(probeMany, rs)).map(probeOutcome));
+      this.notes = new MicroBatcher(async (notes) => {
+        await this.noteMany(notes);
+        return notes.map(() => undefined);
+      });
     }
+    this.noteOpenCases = define<BatchScriptFn>('noteOpenCases', NOTE_OPEN_CASES);
     this.scripts = {
       rate: define('rate', RATE, 1),
       dailyTake: define('dailyTake', DAILY_TAKE, 1),
@@ -87,7 +95,6 @@ export class ReportGuard {
       userGiveBack: define('userGiveBack', USER_GIVE_BACK, 3),
       // Scripts rather than MULTI: a MULTI on a connection BullMQ shares costs a pipeline object
       // that copies every script BullMQ defined, which showed as 11 % of an intake worker's CPU.
-      noteOpenCase: define('noteOpenCase', NOTE_OPEN_CASE, 3),
       syncUser: define('syncUser', SYNC_USER, 3),
     };
   }
@@ -173,7 +180,14 @@ export class ReportGuard {
    * but not yet stored are already in the set, and must stay there.
    */
   async noteOpenCase(userId: string, reporterIds: string[]): Promise<void> {
-    await this.scripts.noteOpenCase(...this.userKeys(userId), ...reporterIds);
+    const note = { userId, reporterIds };
+    await (this.notes ? this.notes.submit(note) : this.noteMany([note]));
+  }
+
+  /** NOTE_OPEN_CASES over several users (one user per call on a Redis Cluster). */
+  private async noteMany(notes: OpenCaseNote[]): Promise<void> {
+    const keys = notes.flatMap((n) => this.userKeys(n.userId).slice(1));
+    await this.noteOpenCases(keys.length, ...keys, ...notes.flatMap((n) => [n.reporterIds.length, ...n.reporterIds]));
   }
 
   /**

@@ -2,7 +2,7 @@
  * Lua scripts: each runs atomically in Redis. The single-entity scripts touch the keys of one
  * entity only (an API key, a reporter, a reported user), which share a hash tag, so each works on a
  * Redis Cluster. The `*_MANY` scripts check a whole batch of requests in one call; their keys span
- * entities, so they are for a standalone Redis only.
+ * entities, so they are for a standalone Redis only (NOTE_OPEN_CASES too, unless given one user).
  */
 
 /** Per-minute rate of an API key: counts the request, true when it is over the limit (0: none). */
@@ -116,10 +116,18 @@ if ARGV[2] == '1' and redis.call('SCARD', KEYS[3]) == 0 then redis.call('DEL', K
 return 'ok'
 `;
 
-/** KEYS: banned flag, open-case flag, reporters. ARGV: reporter ids. Marks the case open, adds them. */
-export const NOTE_OPEN_CASE = `
-redis.call('SET', KEYS[2], '1')
-if #ARGV > 0 then redis.call('SADD', KEYS[3], unpack(ARGV)) end
+/**
+ * Marks users' cases open and adds reporters to them. Per user, KEYS: open-case flag, reporters;
+ * ARGV: how many reporter ids follow, then those ids.
+ */
+export const NOTE_OPEN_CASES = `
+local a = 1
+for k = 1, #KEYS, 2 do
+  redis.call('SET', KEYS[k], '1')
+  local n = tonumber(ARGV[a])
+  if n > 0 then redis.call('SADD', KEYS[k + 1], unpack(ARGV, a + 1, a + n)) end
+  a = a + n + 1
+end
 return 'ok'
 `;
 
