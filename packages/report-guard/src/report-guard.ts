@@ -61,7 +61,7 @@ export class ReportGuard {
   private readonly admits?: MicroBatcher<Stamped, AdmitOutcome>;
   private readonly probes?: MicroBatcher<Stamped, ProbeOutcome>;
   private readonly notes?: MicroBatcher<OpenCaseNote, void>;
-  private readonly noteOpenCases: BatchScriptFn;
+  private readonly noteOpenCases: ScriptFn;
 
   constructor(
     private readonly redis: Redis,
@@ -85,7 +85,7 @@ export class ReportGuard {
         return notes.map(() => undefined);
       });
     }
-    this.noteOpenCases = define<BatchScriptFn>('noteOpenCases', NOTE_OPEN_CASES);
+    this.noteOpenCases = define('noteOpenCases', NOTE_OPEN_CASES);
     this.scripts = {
       rate: define('rate', RATE, 1),
       dailyTake: define('dailyTake', DAILY_TAKE, 1),
