@@ -3,6 +3,7 @@ import { AppError, type Permission } from '@rm/contracts';
 import { parseAuthorization, secretMatches } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { ReportGuard } from '@rm/report-guard';
+import { rateLimited } from '../use-cases/refusals.js';
 import { orUnavailable } from '../use-cases/unavailable.js';
 import { ApiKeyCache } from './api-key-cache.js';
 
@@ -42,7 +43,7 @@ export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: Rep
       throw new AppError('FORBIDDEN', `This API key lacks the ${permission} permission`);
     }
     if (!ratedByUseCase && !(await orUnavailable('Redis', () => guard.withinRate(key.key, key.rateLimit ?? 0)))) {
-      throw new AppError('RATE_LIMITED', `Rate limit of ${key.rateLimit} requests per minute exceeded for this API key`);
+      throw rateLimited(key.rateLimit ?? 0);
     }
     request.apiKey = key;
   });

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '@rm/contracts';
 import { RefusalError } from '../use-cases/refusals.js';
 import type { Metrics } from '@rm/runtime';
 
@@ -13,6 +12,5 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
   // Refusals by a limit, by which limit: a rising rate says a client or a key needs attention.
   app.addHook('onError', async (_request, _reply, error) => {
     if (error instanceof RefusalError) metrics.refusals.inc({ reason: error.refusal });
-    else if (error instanceof AppError && error.code === 'RATE_LIMITED') metrics.refusals.inc({ reason: 'rate' });
   });
 }

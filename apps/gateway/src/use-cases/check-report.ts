@@ -2,7 +2,7 @@ import { AppError, type CheckBody, type CheckResponse } from '@rm/contracts';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
-import { refusalMessage } from './refusals.js';
+import { refusalError, refusalMessage } from './refusals.js';
 import { orUnavailable } from './unavailable.js';
 
 type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'config'>;
@@ -22,7 +22,7 @@ export async function checkReport(deps: Deps, key: ApiKeyRecord, body: CheckBody
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
   };
   const probe = await orUnavailable('Redis', () => deps.guard.probe(request));
-  if (!probe.ok && probe.refusal === 'rate') throw new AppError('RATE_LIMITED', refusalMessage('rate', request));
+  if (!probe.ok && probe.refusal === 'rate') throw refusalError('rate', request);
   return {
     success: true,
     canReport: probe.ok,

@@ -8,11 +8,13 @@ export interface RefusalContext {
   rateLimit: number;
 }
 
+const rateMessage = (rateLimit: number) => `Rate limit of ${rateLimit} requests per minute exceeded for this API key`;
+
 /** Why a report cannot be made, in words a player or client developer understands. */
 export function refusalMessage(refusal: Refusal, c: RefusalContext): string {
   switch (refusal) {
     case 'rate':
-      return `Rate limit of ${c.rateLimit} requests per minute exceeded for this API key`;
+      return rateMessage(c.rateLimit);
     case 'daily':
       return `Reporter ${c.reporterId} has reached the maximum of ${c.maxPerDay} reports per day`;
     case 'banned':
@@ -26,12 +28,17 @@ export function refusalMessage(refusal: Refusal, c: RefusalContext): string {
 export class RefusalError extends AppError {
   constructor(
     readonly refusal: Refusal,
-    c: RefusalContext,
+    message: string,
   ) {
-    super(refusal === 'rate' ? 'RATE_LIMITED' : refusal === 'daily' ? 'DAILY_LIMIT' : 'BAD_REQUEST', refusalMessage(refusal, c));
+    super(refusal === 'rate' ? 'RATE_LIMITED' : refusal === 'daily' ? 'DAILY_LIMIT' : 'BAD_REQUEST', message);
   }
 }
 
 export function refusalError(refusal: Refusal, c: RefusalContext): RefusalError {
-  return new RefusalError(refusal, c);
+  return new RefusalError(refusal, refusalMessage(refusal, c));
+}
+
+/** An API key over its per-minute rate, on a route without report checks. */
+export function rateLimited(rateLimit: number): RefusalError {
+  return new RefusalError('rate', rateMessage(rateLimit));
 }
