@@ -14,6 +14,7 @@ export * from './dead-letters.js';
 export * from './metrics.js';
 export * from './ops-server.js';
 export * from './worker-ops.js';
+export * from './readiness.js';
 export * from './micro-batcher.js';
 export * from './batching-producer.js';
 export * from './worker-process.js';

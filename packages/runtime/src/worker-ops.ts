@@ -5,6 +5,7 @@ import { openQueue } from './queues.js';
 import type { Logger } from 'pino';
 import { Metrics } from './metrics.js';
 import { startOpsServer } from './ops-server.js';
+import { probeDependencies, type ProbedStore } from './readiness.js';
 
 export interface WorkerOps {
   metrics: Metrics;
@@ -18,7 +19,7 @@ export interface WorkerOps {
 export async function startWorkerOps(
   service: string,
   config: { METRICS_PORT: number; METRICS_HOST: string },
-  deps: { redis: Redis; keyPrefix: string; storeProbe: () => Promise<unknown>; queues: QueueKey[]; logger: Logger },
+  deps: { redis: Redis; keyPrefix: string; store: ProbedStore; queues: QueueKey[]; logger: Logger },
 ): Promise<WorkerOps> {
   const metrics = new Metrics(service);
   const queues = deps.queues.map((key) => openQueue(key, deps.redis, deps.keyPrefix));
@@ -31,10 +32,7 @@ export async function startWorkerOps(
       metrics,
       logger: deps.logger,
       ready: async () => {
-        const [redis, store] = await Promise.all([
-          deps.redis.ping().then(() => true, () => false),
-          deps.storeProbe().then(() => true, () => false),
-        ]);
+        const { redis, store } = await probeDependencies(deps.redis, deps.store);
         return redis && store;
       },
     });

@@ -4,12 +4,12 @@ import type { QueueKey } from '@rm/contracts';
 import { createConsumer, type Handler } from './consumer.js';
 import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
 import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis.js';
+import type { ProbedStore } from './readiness.js';
 import { onShutdown } from './shutdown.js';
 import { startWorkerOps, type WorkerOps } from './worker-ops.js';
 
 /** What every worker opens the same way; the store is opened by the caller (runtime knows no adapter). */
-export interface WorkerStore {
-  getApiKey(key: string): Promise<unknown>;
+export interface WorkerStore extends ProbedStore {
   close(): Promise<void>;
 }
 
@@ -53,7 +53,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
   const ops = await startWorkerOps(service, config, {
     redis,
     keyPrefix: config.QUEUE_PREFIX,
-    storeProbe: () => store.getApiKey('readiness-probe'),
+    store,
     queues: watched,
     logger: log,
   });

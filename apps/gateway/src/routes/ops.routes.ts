@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { probeDependencies } from '@rm/runtime';
 import type { GatewayDeps } from '../deps.js';
 
 /** Liveness, readiness and Prometheus metrics, outside /v1 and without API keys. */
@@ -6,17 +7,7 @@ export function opsRoutes(deps: GatewayDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', service: 'gateway' }));
     app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
-      const checks = await Promise.all([
-        deps.redis.ping().then(
-          () => true,
-          () => false,
-        ),
-        deps.store.getApiKey('readiness-probe').then(
-          () => true,
-          () => false,
-        ),
-      ]);
-      const [redis, store] = checks;
+      const { redis, store } = await probeDependencies(deps.redis, deps.store);
       return reply.status(redis && store ? 200 : 500).send({ status: redis && store ? 'ready' : 'not ready', redis, store });
     });
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
