@@ -1,3 +1,4 @@
+import { ExpiringCache } from '@rm/runtime';
 import type { DirectoryUser, UserDirectory } from './user-directory.js';
 
 /**
@@ -6,17 +7,14 @@ import type { DirectoryUser, UserDirectory } from './user-directory.js';
  * and again. Unknown users are never kept, so a player who just signed up is found at once.
  */
 export function memoizedDirectory(inner: UserDirectory, ttlMs: number, maxEntries = 50_000): UserDirectory {
-  const entries = new Map<string, { user: DirectoryUser; expires: number }>();
+  const found = new ExpiringCache<DirectoryUser>(ttlMs, maxEntries);
   return {
     async getUser(id) {
       const now = Date.now();
-      const hit = entries.get(id);
-      if (hit && hit.expires > now) return hit.user;
+      const hit = found.get(id, now);
+      if (hit) return hit;
       const user = await inner.getUser(id);
-      if (user) {
-        if (entries.size >= maxEntries) entries.clear();
-        entries.set(id, { user, expires: now + ttlMs });
-      }
+      if (user) found.set(id, user, now);
       return user;
     },
   };

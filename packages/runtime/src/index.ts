@@ -16,6 +16,7 @@ export * from './ops-server.js';
 export * from './worker-ops.js';
 export * from './readiness.js';
 export * from './micro-batcher.js';
+export * from './expiring-cache.js';
 export * from './batching-producer.js';
 export * from './worker-process.js';
 export * from './queues.js';

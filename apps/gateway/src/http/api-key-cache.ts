@@ -1,3 +1,4 @@
+import { ExpiringCache } from '@rm/runtime';
 import type { ApiKeyRecord, Store } from '@rm/storage';
 
 /**
@@ -5,21 +6,22 @@ import type { ApiKeyRecord, Store } from '@rm/storage';
  * every request. A revoked key keeps working for at most `ttlMs`.
  */
 export class ApiKeyCache {
-  private readonly entries = new Map<string, { record: ApiKeyRecord | null; expires: number }>();
+  private readonly keys: ExpiringCache<ApiKeyRecord | null>;
 
   constructor(
     private readonly store: Store,
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+    ttlMs: number,
+    maxEntries = 10_000,
+  ) {
+    this.keys = new ExpiringCache(ttlMs, maxEntries);
+  }
 
   async get(key: string): Promise<ApiKeyRecord | null> {
     const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.record;
+    const hit = this.keys.get(key, now);
+    if (hit !== undefined) return hit;
     const record = await this.store.getApiKey(key);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { record, expires: now + this.ttlMs });
+    this.keys.set(key, record, now);
     return record;
   }
 }
