@@ -79,8 +79,8 @@ export const commonConfig = z.object({
   // Set: MongoDB is the store (a replica set or sharded cluster); unset: the SQLite file in DATA_DIR.
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/./, 'must start with mongodb:// or mongodb+srv://').optional(),
   // Used when MONGODB_URL names no database; MongoDB refuses these characters in database names.
+  MONGODB_DB: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be 1 to 63 characters without / \\ . space " $ * < > : | ?').optional(),
   /** How long a SQLite write waits for another process's lock before failing (and being retried). */
   SQLITE_BUSY_TIMEOUT_MS: env.positiveInt(5_000),
-  MONGODB_DB: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be 1 to 63 characters without / \\ . space " $ * < > : | ?').optional(),
 });
 export type CommonConfig = z.infer<typeof commonConfig>;
