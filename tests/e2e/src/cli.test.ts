@@ -95,6 +95,11 @@ describe('case, messages, jobs', () => {
     expect(r.stdout.trim()).toBe('0 dead notification(s)');
   });
 
+  it('a --limit that is not a whole number of at least 1 fails with one line', async () => {
+    expectOneLineError(await sys.cli(['messages', 'list', '--limit', '0']), /--limit must be a whole number, at least 1 \(got 0\)/);
+    expectOneLineError(await sys.cli(['notifications', 'dead', '--limit', 'many']), /--limit must be a whole number, at least 1 \(got many\)/);
+  });
+
   it('jobs failed says clearly when Redis does not answer', async () => {
     expectOneLineError(await sys.cli(['jobs', 'failed'], { REDIS_URL: 'redis://127.0.0.1:1' }), /did not answer/);
   });

@@ -6,6 +6,13 @@ import { createStore, type Store } from '@rm/storage';
 /** A clear one-line failure: printed without a stack trace, exit code 1. */
 export class CliError extends Error {}
 
+/** A `--limit` value: a whole number, at least 1. */
+export function parseLimit(raw: string): number {
+  const limit = Number(raw);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new CliError(`--limit must be a whole number, at least 1 (got ${raw})`);
+  return limit;
+}
+
 /** Lazily opened connections, so `apikey list` never needs Redis and `jobs failed` never opens SQLite twice. */
 export class CliContext {
   readonly config = loadConfig(commonConfig);

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CliError, print, table, type CliContext } from '../context.js';
+import { parseLimit, print, table, type CliContext } from '../context.js';
 
 export function messagesCommand(ctx: () => CliContext): Command {
   const cmd = new Command('messages').description('messages recorded by the embedded chat platform');
@@ -9,9 +9,7 @@ export function messagesCommand(ctx: () => CliContext): Command {
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON', false)
     .action(async (opts: { limit: string; json: boolean }) => {
-      const limit = Number(opts.limit);
-      if (!Number.isSafeInteger(limit) || limit < 1) throw new CliError(`--limit must be a whole number, at least 1 (got ${opts.limit})`);
-      const messages = await (await ctx().getStore()).listMessages(limit);
+      const messages = await (await ctx().getStore()).listMessages(parseLimit(opts.limit));
       if (opts.json) return print(JSON.stringify(messages));
       // A case message spans lines; the table shows it on one.
       table(

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { DeadLetters } from '@rm/runtime';
-import { CliError, print, table, type CliContext } from '../context.js';
+import { CliError, parseLimit, print, table, type CliContext } from '../context.js';
 
 export function notificationsCommand(ctx: () => CliContext): Command {
   const cmd = new Command('notifications').description('notifications that failed for good (the dead-letter queue)');
@@ -12,8 +12,7 @@ export function notificationsCommand(ctx: () => CliContext): Command {
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON', false)
     .action(async (opts: { limit: string; json: boolean }) => {
-      const limit = Number(opts.limit);
-      if (!Number.isSafeInteger(limit) || limit < 1) throw new CliError(`--limit must be a whole number, at least 1 (got ${opts.limit})`);
+      const limit = parseLimit(opts.limit);
       const dead = await deadLetters();
       try {
         const { total, letters } = await dead.list(limit);
