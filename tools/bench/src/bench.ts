@@ -9,7 +9,7 @@ import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
 import { decisionCycles } from './cycles.js';
 import { dropQueue, drainRate, untilDrained } from './drain.js';
-import { addModerator, createAdminKey, importUsers, ROOT, submissionBody } from './fixtures.js';
+import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { combine, machine, markdown, ratios, type BenchResults } from './report.js';
 
@@ -68,7 +68,7 @@ async function main() {
   const users = importUsers({ ...env }, 1000);
   addModerator({ ...env }, 'bench-mod', 'bench');
   const headers = { authorization: auth };
-  const pick = () => users[Math.floor(Math.random() * users.length)]!;
+  const pick = randomOf(users);
   const submit = { method: 'POST' as const, headers, body: () => submissionBody(pick()) };
 
   // (a) to (d) in rounds, each ceiling right before the scenario it is compared with: this VM's
@@ -85,7 +85,7 @@ async function main() {
     await shoot('submit', `${base(3900)}/v1/reports/new`, submit, 'appendfsync always');
     for (const [name, mb] of Object.entries(stopSampling())) rss[name] = Math.max(rss[name] ?? 0, mb);
     await ceiling('hello', 'tools/bench/dist/bare/hello.js', 3901, {}, 'bare Fastify');
-    await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => JSON.stringify({ userId: pick(), reporterId: `probe-${Math.random()}` }) });
+    await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => checkBody(pick()) });
   }
 
   // The cost of appendfsync always (our default) against everysec.

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { QueueKey } from '@rm/contracts';
 import { createRedis, openQueue, type Redis } from '@rm/runtime';
 import { cannon } from './cannon.js';
-import { submissionBody } from './fixtures.js';
+import { randomOf, submissionBody } from './fixtures.js';
 import { startProcess, waitHttp } from './processes.js';
 
 const DRAIN_GATEWAY_PORT = 3903;
@@ -15,26 +15,38 @@ async function emptied(queue: Queue): Promise<void> {
   }
 }
 
+interface BenchQueue {
+  redis: Redis;
+  queue: Queue;
+}
+
 /** One queue of the catalog under `prefix` (a QUEUE_PREFIX), on a connection of its own. */
-function benchQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): { redis: Redis; queue: Queue } {
+function benchQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): BenchQueue {
   const redis = createRedis({ REDIS_URL: env['REDIS_URL']! });
   return { redis, queue: openQueue(key, redis, prefix) };
 }
 
-/** Removes a queue and every job in it. */
-export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): Promise<void> {
-  const { redis, queue } = benchQueue(env, prefix, key);
-  await queue.obliterate({ force: true });
+async function close({ redis, queue }: BenchQueue): Promise<void> {
   await queue.close();
   redis.disconnect();
 }
 
+/** Removes the queue and every job in it, then closes it. */
+async function drop(q: BenchQueue): Promise<void> {
+  await q.queue.obliterate({ force: true });
+  await close(q);
+}
+
+/** Removes a queue and every job in it. */
+export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): Promise<void> {
+  await drop(benchQueue(env, prefix, key));
+}
+
 /** Resolves once the intake queue under `prefix` has nothing waiting or running. */
 export async function untilDrained(env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
-  const { redis, queue } = benchQueue(env, prefix, 'intake');
-  await emptied(queue);
-  await queue.close();
-  redis.disconnect();
+  const q = benchQueue(env, prefix, 'intake');
+  await emptied(q.queue);
+  await close(q);
 }
 
 export interface DrainResult {
@@ -57,12 +69,13 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, rep
   const gateway = startProcess(`gateway-drain-${concurrency}`, 'apps/gateway/dist/main.js', { ...env, QUEUE_PREFIX: prefix, PORT: String(DRAIN_GATEWAY_PORT) });
   const url = `http://127.0.0.1:${DRAIN_GATEWAY_PORT}`;
   await waitHttp(`${url}/`);
-  const pick = () => load.users[Math.floor(Math.random() * load.users.length)]!;
+  const pick = randomOf(load.users);
   const filled = await cannon({ url: `${url}/v1/reports/new`, method: 'POST', headers: { authorization: load.auth }, body: () => submissionBody(pick()), connections: load.connections, amount: reports });
   await gateway.stop();
   if (filled.non2xx + filled.errors > 0) throw new Error(`${filled.non2xx + filled.errors} submits failed while filling the drain queue at concurrency ${concurrency}`);
 
-  const { redis, queue } = benchQueue(env, prefix, 'intake');
+  const intake = benchQueue(env, prefix, 'intake');
+  const { queue } = intake;
   const jobs = await queue.getWaitingCount();
   const worker = startProcess(`intake-${concurrency}`, 'apps/intake-worker/dist/main.js', { ...env, QUEUE_PREFIX: prefix, INTAKE_CONCURRENCY: String(concurrency) });
   while ((await queue.getWorkers()).length === 0) await new Promise((r) => setTimeout(r, 20));
@@ -72,8 +85,6 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, rep
   const failed = await queue.getFailedCount();
   if (failed > 0) throw new Error(`${failed} intake jobs failed during the drain at concurrency ${concurrency}`);
   await worker.stop();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
+  await drop(intake);
   return { concurrency, reports: filled.requests, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(filled.requests / seconds), jobsPerSec: Math.round(jobs / seconds) };
 }

@@ -41,6 +41,16 @@ export function addModerator(env: NodeJS.ProcessEnv, id: string, username: strin
   }
 }
 
+/** Answers a random element of `items` at each call. */
+export function randomOf<T>(items: T[]): () => T {
+  return () => items[Math.floor(Math.random() * items.length)]!;
+}
+
+/** A valid check about the user by a reporter never seen before. */
+export function checkBody(userId: string): string {
+  return JSON.stringify({ userId, reporterId: `probe-${Math.random()}` });
+}
+
 let seq = 0;
 /** A valid submission from a reporter never seen before, so no daily cap or duplicate refusal. */
 export function submissionBody(userId: string): string {

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { writeFileSync } from 'node:fs';
 import { drive, type Operation } from './driver.js';
-import { addModerator, createAdminKey, importUsers, submissionBody } from './fixtures.js';
+import { addModerator, checkBody, createAdminKey, importUsers, randomOf, submissionBody } from './fixtures.js';
 import { assertLoopback } from './loopback.js';
 import type { OperationSummary } from './stats.js';
 
@@ -40,10 +40,10 @@ function parseMix(mix: string): Record<string, number> {
 }
 
 function operations(mix: Record<string, number>, users: string[], submitted: string[]): Operation[] {
-  const user = () => users[Math.floor(Math.random() * users.length)]!;
+  const user = randomOf(users);
   const all: Record<string, Operation['build']> = {
     submit: () => ({ method: 'POST', path: '/v1/reports/new', body: submissionBody(user()) }),
-    check: () => ({ method: 'POST', path: '/v1/reports/check', body: JSON.stringify({ userId: user(), reporterId: `probe-${Math.random()}` }) }),
+    check: () => ({ method: 'POST', path: '/v1/reports/check', body: checkBody(user()) }),
     list: () => ({ method: 'GET', path: `/v1/reports/${user()}?limit=25` }),
     // Claim or unclaim a report submitted earlier in this run: exercises the decisions queue round trip.
     decisions: () => {
