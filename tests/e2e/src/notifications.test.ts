@@ -64,9 +64,9 @@ const delivered = (requests: Received[]) => requests.filter((r) => r.status === 
 const edits = (messageId: string) => delivered(fake.requests('PATCH', 'chat', 'channels', CHANNEL, 'messages', messageId));
 const hooks = (decisionEvent: string, userId: string) => fake.requests('POST', 'hooks', 'decisions').filter((r) => r.body?.event === decisionEvent && r.body?.userId === userId);
 
-async function until<T>(what: string, find: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+async function until<T>(what: string, find: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   let found: T | undefined;
-  await sys.waitFor(async () => (found = find()) !== undefined, timeoutMs, what);
+  await sys.waitFor(async () => (found = await find()) !== undefined, timeoutMs, what);
   return found!;
 }
 
@@ -152,6 +152,8 @@ describe('a burst of reports about one player', () => {
   });
 });
 
+const deadLetterOf = (jobId: string, timeoutMs: number) => until('the dead letter', async () => (await dead()).find((d) => d.jobId === jobId), timeoutMs);
+
 describe('retries and dead letters', () => {
   const failPostsAbout = (userId: string, times: number, status: number, headers?: Record<string, string>) =>
     fake.fail({ match: (r) => r.method === 'POST' && String(r.body?.content).includes(`(${userId})`), times, status, ...(headers && { headers }) });
@@ -169,9 +171,7 @@ describe('retries and dead letters', () => {
     const userId = newUser();
     const heal = failPostsAbout(userId, Infinity, 503);
     const reportId = await submit(userId);
-    let letters: Awaited<ReturnType<typeof dead>> = [];
-    await sys.waitFor(async () => (letters = await dead()).some((d) => d.jobId === `report-${reportId}`), 20_000, 'the dead letter');
-    expect(letters.find((d) => d.jobId === `report-${reportId}`)).toMatchObject({ attemptsMade: 4, failedReason: expect.stringMatching(/answered 503/) });
+    expect(await deadLetterOf(`report-${reportId}`, 20_000)).toMatchObject({ attemptsMade: 4, failedReason: expect.stringMatching(/answered 503/) });
     expect(casePosts(userId)).toHaveLength(4);
     const listed = await sys.cli(['notifications', 'dead']);
     expect(listed.stdout).toMatch(new RegExp(`report-${reportId}\\s+case.opened\\s+4\\s`));
@@ -187,9 +187,7 @@ describe('retries and dead letters', () => {
     const userId = newUser();
     const heal = failPostsAbout(userId, Infinity, 403);
     const reportId = await submit(userId);
-    let letters: Awaited<ReturnType<typeof dead>> = [];
-    await sys.waitFor(async () => (letters = await dead()).some((d) => d.jobId === `report-${reportId}`), 15_000, 'the dead letter');
-    expect(letters.find((d) => d.jobId === `report-${reportId}`)).toMatchObject({ attemptsMade: 1, failedReason: expect.stringMatching(/answered 403/) });
+    expect(await deadLetterOf(`report-${reportId}`, 15_000)).toMatchObject({ attemptsMade: 1, failedReason: expect.stringMatching(/answered 403/) });
     heal();
     const replay = await sys.cli(['notifications', 'replay', '--all']);
     expect(replay.stdout).toMatch(/replayed [1-9]\d* notification/);
