@@ -182,6 +182,14 @@ describe.each([
       expect(outcomes.filter((o) => !o.ok)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, refusal: 'duplicate' })));
     });
 
+    it('ids with commas, quotes, emoji or a lone surrogate are checked like any other, and do not fail their neighbours', async () => {
+      const odd = ['a,b', '"quoted"\\', '😀 ünï', '\ud800lone', '\u0000nul'];
+      const first = await Promise.all([...odd, 'plain'].map((reporterId) => guard.admit(req({ reporterId, userId: `odd-${reporterId}` }))));
+      expect(first).toEqual(Array.from({ length: 6 }, () => ({ ok: true, appended: false })));
+      const again = await Promise.all(odd.map((reporterId) => guard.admit(req({ reporterId, userId: `odd-${reporterId}` }))));
+      expect(again).toEqual(Array.from({ length: 5 }, () => ({ ok: false, refusal: 'duplicate' })));
+    });
+
     it('20 parallel admits about one user by different reporters open exactly one case', async () => {
       const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => guard.admit(req({ reporterId: `r${i}` }))));
       expect(outcomes.every((o) => o.ok)).toBe(true);

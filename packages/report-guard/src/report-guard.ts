@@ -26,10 +26,15 @@ export interface ReportGuardOptions {
 }
 
 type ScriptFn = (...args: (string | number)[]) => Promise<string>;
-type BatchScriptFn = (...args: (string | number)[]) => Promise<string[]>;
 type UserTake = 'opened' | 'appended' | 'banned' | 'duplicate';
 type Stamped = GuardRequest & { now: number };
 type OpenCaseNote = { userId: string; reporterIds: string[] };
+
+/**
+ * Lone surrogates replaced by U+FFFD, as every other command sends them (UTF-8). JSON would escape
+ * them, and Redis's JSON decoder refuses the escape, which would fail the whole batch.
+ */
+const wellFormed = (s: string): string => (s as string & { toWellFormed(): string }).toWellFormed();
 
 /** UTC day number: the daily maximum resets at midnight UTC. */
 const dayOf = (now: number) => Math.floor(now / 86_400_000);
@@ -69,15 +74,15 @@ export class ReportGuard {
     options: ReportGuardOptions = {},
   ) {
     /** A script as a command of the connection; without numberOfKeys the caller passes the count first. */
-    const define = <F = ScriptFn>(name: string, lua: string, numberOfKeys?: number): F => {
+    const define = (name: string, lua: string, numberOfKeys?: number): ScriptFn => {
       const command = `rmGuard_${name}`;
       if (!(command in redis)) redis.defineCommand(command, { lua, ...(numberOfKeys !== undefined && { numberOfKeys }) });
       const fn = (redis as unknown as Record<string, (...args: unknown[]) => unknown>)[command]!;
-      return fn.bind(redis) as F;
+      return fn.bind(redis) as ScriptFn;
     };
     if (options.batch ?? !redis.isCluster) {
-      const admitMany = define<BatchScriptFn>('admitMany', ADMIT_MANY);
-      const probeMany = define<BatchScriptFn>('probeMany', PROBE_MANY);
+      const admitMany = define('admitMany', ADMIT_MANY, 0);
+      const probeMany = define('probeMany', PROBE_MANY, 0);
       this.admits = new MicroBatcher(async (rs) => (await this.many(admitMany, rs)).map(admitOutcome));
       this.probes = new MicroBatcher(async (rs) => (await this.many(probeMany, rs)).map(probeOutcome));
       this.notes = new MicroBatcher(async (notes) => {
@@ -115,10 +120,15 @@ export class ReportGuard {
     return r.rateLimit > 0 ? this.scripts.rate(this.rateKey(r.keyId, r.now), r.rateLimit) : undefined;
   }
 
-  /** Runs a `*_MANY` script over a batch: five keys and three arguments per request. */
-  private many(script: BatchScriptFn, rs: Stamped[]): Promise<string[]> {
-    const keys = rs.flatMap((r) => [this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId)]);
-    return script(keys.length, ...keys, ...rs.flatMap((r) => [r.rateLimit, r.maxPerDay, r.reporterId]));
+  /** Runs a `*_MANY` script over a batch (the BATCH layout of scripts.ts): one answer per request. */
+  private async many(script: ScriptFn, rs: Stamped[]): Promise<string[]> {
+    const batch = rs.map((r) => [
+      ...[this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId)].map(wellFormed),
+      r.rateLimit,
+      r.maxPerDay,
+      wellFormed(r.reporterId),
+    ]);
+    return (await script(JSON.stringify(batch))).split(',');
   }
 
   /** Checks and reserves: on ok the report is counted and must be enqueued or released. */
