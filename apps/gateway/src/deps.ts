@@ -5,7 +5,7 @@ import type { ReportGuard } from '@rm/report-guard';
 import type { Metrics, Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
-import type { IntakeProducer } from './intake-producer.js';
+import type { Intake } from './intake/intake.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -16,8 +16,8 @@ export interface GatewayDeps {
   guard: ReportGuard;
   directory: UserDirectory;
   intakeQueue: Queue;
-  /** Submits go to the intake queue through this, one job per event-loop turn. */
-  intakeProducer: IntakeProducer;
+  /** Submits are checked and go to the intake queue through this, one job per event-loop turn. */
+  intake: Intake;
   decisionsQueue: Queue;
   decisionEvents: QueueEvents;
   /** Further queues shown on the dashboard (those the gateway does not produce to). */

@@ -6,7 +6,7 @@ import { createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, 
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
-import { IntakeProducer } from './intake-producer.js';
+import { createIntake } from './intake/intake.js';
 
 let logger: Logger | undefined;
 
@@ -34,15 +34,16 @@ runMain('gateway', async () => {
   const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.QUEUE_PREFIX, 'decisions') });
   await decisionEvents.waitUntilReady();
 
+  const guard = new ReportGuard(redis, config.QUEUE_PREFIX);
   const app = await buildApp({
     config,
     logger,
     store,
     redis,
-    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
+    guard,
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     intakeQueue,
-    intakeProducer: new IntakeProducer(intakeQueue),
+    intake: createIntake(intakeQueue, queueConnection, guard),
     decisionsQueue,
     decisionEvents,
     dashboardQueues: watchedQueues,

@@ -24,7 +24,9 @@ runMain('intake-worker', async () => {
     'intake',
     async (job) => {
       const saved = await storeReports(deps, job);
-      saved.forEach((s, i) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: job.reports[i]!.requestId }, 'report stored'));
+      // Refused reports of the job were not stored, so `saved` is not aligned with job.reports.
+      const requestIds = new Map(job.reports.map((r) => [r.reportId, r.requestId]));
+      saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));
       return saved;
     },
     { concurrency: config.INTAKE_CONCURRENCY },

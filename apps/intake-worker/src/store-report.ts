@@ -11,9 +11,20 @@ export interface IntakeDeps {
   notify: (job: NotificationJob) => Promise<void>;
 }
 
-/** Stores every report of an intake job; a failure of any fails the job, which is retried whole. */
-export function storeReports(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport[]> {
-  return Promise.all(job.reports.map((report) => storeReport(deps, report)));
+/**
+ * Stores the admitted reports of an intake job; a failure of any fails the job, which is retried
+ * whole. A job sent together with its limit checks (`verdicts`) holds refused reports too: only
+ * those the checks admitted are stored, and the answers are dropped once they are. Answers that
+ * are missing mean the checks failed (every caller was told to retry), or that an earlier attempt
+ * stored the reports and dropped them: either way there is nothing to store.
+ */
+export async function storeReports(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport[]> {
+  if (job.verdicts === undefined) return Promise.all(job.reports.map((report) => storeReport(deps, report)));
+  const admitted = await deps.guard.admittedOf(job.verdicts);
+  if (admitted === null) return [];
+  const saved = await Promise.all(job.reports.filter((_, i) => admitted[i]).map((report) => storeReport(deps, report)));
+  await deps.guard.forgetVerdicts(job.verdicts);
+  return saved;
 }
 
 /**

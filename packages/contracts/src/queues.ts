@@ -18,10 +18,12 @@ export const IntakeReport = z.object({
 export type IntakeReport = z.infer<typeof IntakeReport>;
 
 /**
- * Payload of a job on the intake queue: the reports one gateway accepted during one turn of its
- * event loop (one job, one Redis command, however many requests were in flight).
+ * Payload of a job on the intake queue: the reports one gateway took during one turn of its event
+ * loop (one job, one Redis command, however many requests were in flight). Without `verdicts` each
+ * was admitted. With it, the job holds every report of the turn and was sent together with their
+ * limit checks, whose answers are kept under that Redis key: only the admitted are to be stored.
  */
-export const IntakeJob = z.object({ reports: z.array(IntakeReport).min(1) });
+export const IntakeJob = z.object({ reports: z.array(IntakeReport).min(1), verdicts: z.string().optional() });
 export type IntakeJob = z.infer<typeof IntakeJob>;
 
 export interface QueueSpec<P extends z.ZodType> {

@@ -337,3 +337,29 @@ describe.each([
     });
   });
 });
+
+describe('ReportGuard.admitRecorded (standalone Redis)', () => {
+  beforeEach(() => {
+    guard = new ReportGuard(redis, prefix);
+  });
+
+  it('checks a batch like admit and keeps its answers for the worker, until they are forgotten', async () => {
+    expect(guard.batches).toBe(true);
+    const key = guard.verdictKey('job-1');
+    const outcomes = await guard.admitRecorded(redis, [req({ reporterId: 'r1' }), req({ reporterId: 'r1' }), req({ reporterId: 'r2' })], key);
+    expect(outcomes).toEqual([{ ok: true, appended: false }, { ok: false, refusal: 'duplicate' }, { ok: true, appended: true }]);
+    expect(await guard.admittedOf(key)).toEqual([true, false, true]);
+    // What it reserved is reserved: r2 is now a duplicate for admit too.
+    expect(await guard.admit(req({ reporterId: 'r2' }))).toEqual({ ok: false, refusal: 'duplicate' });
+    await guard.forgetVerdicts(key);
+    expect(await guard.admittedOf(key)).toBeNull();
+  });
+
+  it('answers null for a job whose checks recorded nothing', async () => {
+    expect(await guard.admittedOf(guard.verdictKey('never-checked'))).toBeNull();
+  });
+
+  it('is not offered on a guard that checks one request at a time', () => {
+    expect(new ReportGuard(redis, prefix, { batch: false }).batches).toBe(false);
+  });
+});

@@ -120,15 +120,54 @@ export class ReportGuard {
     return r.rateLimit > 0 ? this.scripts.rate(this.rateKey(r.keyId, r.now), r.rateLimit) : undefined;
   }
 
-  /** Runs a `*_MANY` script over a batch (the BATCH layout of scripts.ts): one answer per request. */
+  /** Runs a `*_MANY` script over a batch: one answer per request. */
   private async many(script: ScriptFn, rs: Stamped[]): Promise<string[]> {
+    return (await script(this.batchArgument(rs))).split(',');
+  }
+
+  /** The BATCH layout of scripts.ts. */
+  private batchArgument(rs: Stamped[]): string {
     const batch = rs.map((r) => [
       ...[this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId)].map(wellFormed),
       r.rateLimit,
       r.maxPerDay,
       wellFormed(r.reporterId),
     ]);
-    return (await script(JSON.stringify(batch))).split(',');
+    return JSON.stringify(batch);
+  }
+
+  /** True when admits are checked a batch at a time (standalone Redis), so admitRecorded works. */
+  get batches(): boolean {
+    return this.admits !== undefined;
+  }
+
+  /**
+   * Admits a batch like `admit`, with its answers also kept in Redis under `verdictKey`, so a job
+   * holding every request of the batch can be sent right behind it, on the same `connection`,
+   * without waiting: Redis runs one connection's commands in order, so the answers are there before
+   * the job is, and the worker stores only what was admitted (admittedOf). One round trip, and one
+   * AOF fsync, for the checks and the job together. Sent as EVAL rather than EVALSHA: a NOSCRIPT
+   * retry would come after the job. Standalone Redis only (see `batches`).
+   */
+  async admitRecorded(connection: Redis, requests: GuardRequest[], verdictKey: string): Promise<AdmitOutcome[]> {
+    const answer = (await connection.eval(ADMIT_MANY, 0, this.batchArgument(requests.map(stamped)), verdictKey)) as string;
+    return answer.split(',').map(admitOutcome);
+  }
+
+  /** Which requests admitRecorded admitted, in order; null when it recorded nothing (it failed). */
+  async admittedOf(verdictKey: string): Promise<boolean[] | null> {
+    const answer = await this.redis.get(verdictKey);
+    return answer === null ? null : answer.split(',').map((a) => admitOutcome(a).ok);
+  }
+
+  /** Drops what admitRecorded kept, once the job's admitted reports are stored. */
+  async forgetVerdicts(verdictKey: string): Promise<void> {
+    await this.redis.del(verdictKey);
+  }
+
+  /** Where admitRecorded keeps the answers for an intake job. */
+  verdictKey(jobId: string): string {
+    return `${this.prefix}:verdicts:${jobId}`;
   }
 
   /** Checks and reserves: on ok the report is counted and must be enqueued or released. */

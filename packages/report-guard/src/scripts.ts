@@ -85,7 +85,8 @@ local out = {}
 /**
  * Admits a batch (see BATCH), in order, each request seeing the ones before it. Answers, joined by
  * commas, per request the first refusal (rate, daily, banned, duplicate, in that order), else
- * 'opened' or 'appended'; a refused request reserves nothing but its rate count.
+ * 'opened' or 'appended'; a refused request reserves nothing but its rate count. With ARGV[2], also
+ * keeps that answer under the key ARGV[2] (the verdicts of an intake job).
  */
 export const ADMIT_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}${BATCH}
 for i, r in ipairs(batch) do
@@ -96,7 +97,9 @@ for i, r in ipairs(batch) do
   end
   out[i] = result
 end
-return table.concat(out, ',')
+local answer = table.concat(out, ',')
+if ARGV[2] then redis.call('SET', ARGV[2], answer) end
+return answer
 `;
 
 /** What ADMIT_MANY would answer ('ok' for an admit), counting only the rate. The same batch. */

@@ -25,13 +25,41 @@ describe('intake worker', () => {
     await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
     // A lone submit is a job of one report, named by it.
     const job = (await queue.getJob(id))!;
-    const data = job.data;
+    const { verdicts, ...data } = job.data;
     expect(data.reports.map((r: { reportId: string }) => r.reportId)).toEqual([id]);
-    await job.remove();
-    await queue.add('intake', data, { jobId: id });
-    await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
-    expect((await queue.getJob(id))!.returnvalue).toEqual([expect.objectContaining({ reportId: id, created: false })]);
+    const redeliver = async (payload: object) => {
+      await (await queue.getJob(id))!.remove();
+      await queue.add('intake', payload, { jobId: id });
+      await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
+      return (await queue.getJob(id))!.returnvalue;
+    };
+    // Sent with its checks: their answers were dropped once the report was stored, so nothing is stored again.
+    expect(verdicts).toEqual(expect.any(String));
+    expect(await redeliver({ ...data, verdicts })).toEqual([]);
+    // As a job of admitted reports (a Redis Cluster's): the store knows the report id.
+    expect(await redeliver(data)).toEqual([expect.objectContaining({ reportId: id, created: false })]);
     expect(await count('700')).toBe(1);
+  });
+
+  it('a report refused in the same turn as others rides in their job, and only the admitted are stored', async () => {
+    await sys.addUser('703');
+    // One reporter three times about one user, in one gateway turn (Redis held, as below).
+    const pauser = createRedis({ REDIS_URL: redisUrl() });
+    await pauser.client('PAUSE', 300, 'ALL');
+    const answers = await Promise.all([0, 1, 2].map(() => sys.post('/v1/reports/new', admin.auth, report('703', 'same-reporter'))));
+    pauser.disconnect();
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    const stored = answers.find((a) => a.status === 200)!.body.id as string;
+    type Held = { userId: string; reportId: string };
+    const about703 = (jobs: Job[]) => jobs.filter((j) => j.data.reports.some((r: Held) => r.userId === '703'));
+    let jobs: Job[] = [];
+    await sys.waitFor(async () => {
+      jobs = about703(await sys.queue('intake').getJobs(['completed']));
+      return jobs.flatMap((j) => j.data.reports).filter((r: Held) => r.userId === '703').length === 3;
+    }, 15_000, 'the jobs holding the three reports to complete');
+    expect(jobs.flatMap((j) => j.returnvalue.map((s: { reportId: string }) => s.reportId))).toEqual([stored]);
+    const list = await sys.get('/v1/reports/703', admin.auth);
+    expect(list.body.reports.map((r: { repid: string }) => r.repid)).toEqual([stored]);
   });
 
   it('submits in flight together share one intake job, and every report of it is stored', async () => {

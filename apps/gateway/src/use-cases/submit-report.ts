@@ -4,13 +4,12 @@ import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
 import { refusalError } from './refusals.js';
-import { orUnavailable } from './unavailable.js';
 
-type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'intakeProducer' | 'config'>;
+type Deps = Pick<GatewayDeps, 'directory' | 'intake' | 'config'>;
 
 /**
- * Accepts a report: checks it against the reporter's and the user's limits in one Redis round
- * trip, then answers only once the intake job is stored in Redis.
+ * Accepts a report: checks it against the API key's, the reporter's and the user's limits and
+ * answers only once the intake job holding it is stored in Redis (see intake/).
  */
 export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitReportBody, requestId?: string): Promise<SubmitReportResponse> {
   if (body.reportType !== undefined && !key.admin && !key.elevated) {
@@ -27,9 +26,6 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
     now,
   };
-  const admitted = await orUnavailable('Redis', () => deps.guard.admit(guardRequest));
-  if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
-
   const reportId = uuidv7(now);
   const report: IntakeReport = {
     reportId,
@@ -42,12 +38,8 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     ...(body.reportType !== undefined && { reportType: body.reportType }),
     ...(requestId !== undefined && { requestId }),
   };
-  try {
-    await deps.intakeProducer.add(report);
-  } catch (err) {
-    await deps.guard.release(guardRequest, admitted.appended).catch(() => undefined);
-    throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
-  }
+  const admitted = await deps.intake.accept(guardRequest, report);
+  if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
   return admitted.appended
     ? { success: true, id: reportId, message: 'Report added to the open case about this user', appended: true }
     : { success: true, id: reportId, message: 'Report submitted' };

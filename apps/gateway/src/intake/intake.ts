@@ -1,0 +1,34 @@
+import type { Queue } from 'bullmq';
+import { AppError, type IntakeReport } from '@rm/contracts';
+import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
+import type { Redis } from '@rm/runtime';
+import { OneTripIntake } from './one-trip-intake.js';
+import { TwoStepIntake } from './two-step-intake.js';
+
+/** Reports per intake job at most: a report body may reach 64 KiB, a job stays a few MB. */
+export const MAX_REPORTS_PER_JOB = 100;
+
+/**
+ * Takes submissions onto the intake queue, those of one event-loop turn in one job: one job for
+ * the worker to store however many requests were in flight.
+ */
+export interface Intake {
+  /**
+   * Checks the submission against the limits and, when they admit it, resolves only once its report
+   * is in Redis, so a 200 still means "in Redis". Throws an UNAVAILABLE AppError when Redis fails,
+   * with whatever the checks reserved given back.
+   */
+  accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome>;
+}
+
+/**
+ * One round trip on a standalone Redis; checks, then the job, on a Redis Cluster (see decisions.md).
+ * `connection` is the one `queue` was opened on.
+ */
+export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard): Intake {
+  return guard.batches ? new OneTripIntake(queue, connection, guard) : new TwoStepIntake(queue, guard);
+}
+
+export function queueUnavailable(err: unknown): AppError {
+  return new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
+}
