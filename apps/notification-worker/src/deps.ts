@@ -1,5 +1,6 @@
 import type { NotificationJob } from '@rm/contracts';
 import type { ChatPlatform, DecisionWebhook } from '@rm/platforms';
+import type { CaseSyncMarks } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 
 /** Everything the notification use cases talk to, built by main.ts. */
@@ -9,6 +10,8 @@ export interface NotificationDeps {
   /** null when DECISION_WEBHOOK_URL is not set. */
   webhook: DecisionWebhook | null;
   notify: (job: NotificationJob) => Promise<void>;
+  /** Which cases have a report sync queued and not started (see CaseSyncMarks). */
+  syncMarks: Pick<CaseSyncMarks, 'clear'>;
   /** Runs `fn` holding the case's message lock: one writer per case message at a time. */
   lockCase: <T>(caseId: string, fn: () => Promise<T>) => Promise<T>;
   settings: { reportChannel: string; hideUsername: boolean };

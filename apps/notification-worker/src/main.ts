@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
-import { createLogger, DeadLetters, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
+import { CaseSyncMarks, createLogger, DeadLetters, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { notificationConfig } from './config.js';
 import { notificationHandlers } from './handlers.js';
@@ -22,6 +22,7 @@ runMain('notification-worker', async () => {
     chat: createChatPlatform(config, store),
     webhook: createDecisionWebhook(config, store),
     notify: notifier.notify,
+    syncMarks: new CaseSyncMarks(redis, config.QUEUE_PREFIX),
     lockCase: (caseId, fn) => withLock(redis, `${config.QUEUE_PREFIX}:lock:case-message:${caseId}`, lock, fn),
     settings: { reportChannel: config.REPORT_CHANNEL_ID, hideUsername: config.HIDE_USERNAME },
   });

@@ -1,7 +1,7 @@
 import { caseMessageText, loadCaseView, MessageNotFoundError } from '@rm/platforms';
 import type { NotificationDeps } from './deps.js';
 
-type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'lockCase' | 'settings'>;
+type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'lockCase' | 'syncMarks' | 'settings'>;
 
 /**
  * Brings the case's chat message in line with the case as stored now: posts it when the case has
@@ -11,6 +11,8 @@ type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'lockCase' | 'settings'>;
  */
 export async function syncCaseMessage(deps: Deps, caseId: string): Promise<{ messageId: string; action: 'posted' | 'edited' }> {
   return deps.lockCase(caseId, async () => {
+    // From here on, a newly stored report is not covered by this sync: it must queue its own.
+    await deps.syncMarks.clear(caseId);
     const view = await loadCaseView(deps.store, caseId);
     if (!view) throw new Error(`case ${caseId} not found`);
     const content = caseMessageText(view, deps.settings.hideUsername);

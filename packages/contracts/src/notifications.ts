@@ -90,11 +90,16 @@ export function notificationJobId(job: NotificationJob): string {
   }
 }
 
+/** A case-message sync caused by a stored report: these coalesce per case (notificationCoalesceId). */
+export function isReportSync(job: NotificationJob): job is NotificationOf<'case.opened' | 'case.appended'> {
+  return job.kind === 'case.opened' || job.kind === 'case.appended';
+}
+
 /**
  * Case-message syncs caused by stored reports coalesce per case: while one waits, another adds
  * nothing (the waiting one reads the case as it is when it runs); while one runs, one more is kept
  * to follow it. A burst of reports about one player then costs a few chat edits, not one each.
  */
-export function notificationCoalesceId(job: NotificationJob): string | undefined {
-  return job.kind === 'case.opened' || job.kind === 'case.appended' ? `case-sync-${job.caseId}` : undefined;
+export function notificationCoalesceId(job: NotificationOf<'case.opened' | 'case.appended'>): string {
+  return `case-sync-${job.caseId}`;
 }

@@ -10,6 +10,7 @@ export * from './worker-config.js';
 export * from './backoff.js';
 export * from './lock.js';
 export * from './notifier.js';
+export * from './case-sync-marks.js';
 export * from './dead-letters.js';
 export * from './metrics.js';
 export * from './ops-server.js';

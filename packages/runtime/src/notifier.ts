@@ -2,8 +2,9 @@ import type { JobsOptions } from 'bullmq';
 import type { Redis } from './redis.js';
 import { openQueue } from './queues.js';
 import { z } from 'zod';
-import { QUEUES, jobIdFor, notificationCoalesceId, type NotificationJob } from '@rm/contracts';
+import { QUEUES, isReportSync, jobIdFor, notificationCoalesceId, type NotificationJob } from '@rm/contracts';
 import { BatchingProducer } from './batching-producer.js';
+import { CaseSyncMarks } from './case-sync-marks.js';
 import { env } from './config.js';
 
 /**
@@ -37,10 +38,20 @@ export function createNotifier(connection: Redis, keyPrefix: string, policy: Not
   });
   // The notifications of jobs running at once go to Redis in one round trip.
   const producer = new BatchingProducer(queue);
+  const marks = new CaseSyncMarks(connection, keyPrefix);
   return {
-    notify: (job) => {
-      const coalesce = notificationCoalesceId(job);
-      return producer.add(job.kind, job, { jobId: jobIdFor.notifications(job), ...(coalesce && { deduplication: { id: coalesce, keepLastIfActive: true } }) });
+    notify: async (job) => {
+      const jobId = jobIdFor.notifications(job);
+      if (!isReportSync(job)) return producer.add(job.kind, job, { jobId });
+      // A sync of the case that is queued and not started will show this report too.
+      if (!(await marks.claim(job.caseId, jobId))) return;
+      try {
+        await producer.add(job.kind, job, { jobId, deduplication: { id: notificationCoalesceId(job), keepLastIfActive: true } });
+      } catch (err) {
+        // Unmarked, the next report of the case adds its own sync (a retry of this one would too).
+        await marks.clear(job.caseId).catch(() => undefined);
+        throw err;
+      }
     },
     close: () => queue.close(),
   };

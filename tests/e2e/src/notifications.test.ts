@@ -150,6 +150,20 @@ describe('a burst of reports about one player', () => {
     expect(casePosts(userId)).toHaveLength(1);
     expect(edits(post.answer.id)).toHaveLength(0);
   });
+
+  it('a report stored while its case is being synced gets a sync of its own: the message shows every report', async () => {
+    const userId = newUser();
+    // The first post is held (within PLATFORM_TIMEOUT_MS), so the second report arrives after that
+    // sync has read the case.
+    fake.fail({ match: (r) => r.method === 'POST' && String(r.body?.content).includes(`(${userId})`), times: 1, delayMs: 700 });
+    await submit(userId);
+    await until('the held post', () => casePosts(userId)[0]);
+    await submit(userId);
+    const post = await until('the case post', () => delivered(casePosts(userId))[0]);
+    expect(post.body.content).toContain('1 report(s)');
+    const edit = await until('the edit for the second report', () => edits(post.answer.id).find((e) => String(e.body?.content).includes('2 report(s)')));
+    expect(edit).toBeDefined();
+  });
 });
 
 const deadLetterOf = (jobId: string, timeoutMs: number) => until('the dead letter', async () => (await dead()).find((d) => d.jobId === jobId), timeoutMs);
