@@ -18,6 +18,7 @@ runMain('intake-worker', async () => {
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     notify: notifier.notify,
+    log,
   };
 
   consume(

@@ -1,6 +1,7 @@
 import type { IntakeJob, IntakeReport, NotificationJob } from '@rm/contracts';
 import type { DirectoryUser, UserDirectory } from '@rm/platforms';
 import type { ReportGuard } from '@rm/report-guard';
+import type { Logger } from '@rm/runtime';
 import type { NewReport, SavedReport } from '@rm/storage';
 
 export interface IntakeDeps {
@@ -9,6 +10,7 @@ export interface IntakeDeps {
   directory: UserDirectory;
   guard: ReportGuard;
   notify: (job: NotificationJob) => Promise<void>;
+  log: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -23,7 +25,9 @@ export async function storeReports(deps: IntakeDeps, job: IntakeJob): Promise<Sa
   const admitted = await deps.guard.admittedOf(job.verdicts);
   if (admitted === null) return [];
   const saved = await Promise.all(job.reports.filter((_, i) => admitted[i]).map((report) => storeReport(deps, report)));
-  await deps.guard.forgetVerdicts(job.verdicts);
+  // Not awaited: stored and notified, the job is done, and need not wait one more round trip for
+  // this. A crash before it is sent leaves the answers behind, a few bytes.
+  deps.guard.forgetVerdicts(job.verdicts).catch((err: Error) => deps.log.warn({ err: err.message, key: job.verdicts }, 'could not drop the answers of a stored intake job'));
   return saved;
 }
 
