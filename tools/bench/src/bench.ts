@@ -19,7 +19,7 @@ const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 3);
 /** Rounds of the paired scenarios (ceiling, then ours); their figures are the rounds' means. */
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
-const DRAIN_REPORTS = Number(process.env['BENCH_DRAIN_REPORTS'] ?? 20_000);
+const DRAIN_REPORTS = Number(process.env['BENCH_DRAIN_REPORTS'] ?? 40_000);
 const LIST_REPORTS = 10_000;
 const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
