@@ -1,12 +1,19 @@
 import type { Queue } from 'bullmq';
 import { AppError, type IntakeReport } from '@rm/contracts';
 import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
-import type { Redis } from '@rm/runtime';
+import type { MicroBatcherOptions, Redis } from '@rm/runtime';
 import { OneTripIntake } from './one-trip-intake.js';
 import { TwoStepIntake } from './two-step-intake.js';
 
-/** Reports per intake job at most: a report body may reach 64 KiB, a job stays a few MB. */
-export const MAX_REPORTS_PER_JOB = 100;
+/**
+ * How a gateway groups reports into intake jobs: those of one event-loop turn, at most 100 (a
+ * report body may reach 64 KiB, a job stays a few MB), and at most two jobs on their way to Redis
+ * at once; reports arriving meanwhile wait for one of them and leave together. Under load jobs then
+ * grow (~15 reports instead of ~8 at 50 connections here) at no cost in submits/s, and the intake
+ * worker, whose cost is largely per job, drains faster: 11,200-12,200 -> 13,900-15,000 reports/s
+ * at concurrency 10 (A/B).
+ */
+export const JOB_BATCHING: MicroBatcherOptions = { maxBatch: 100, maxInFlight: 2 };
 
 /**
  * Takes submissions onto the intake queue, those of one event-loop turn in one job: one job for

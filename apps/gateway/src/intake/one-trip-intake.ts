@@ -3,7 +3,7 @@ import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
 import { MicroBatcher, type Redis } from '@rm/runtime';
 import { orUnavailable } from '../use-cases/unavailable.js';
-import { MAX_REPORTS_PER_JOB, queueUnavailable, type Intake } from './intake.js';
+import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 type Submission = { check: GuardRequest; report: IntakeReport };
 
@@ -22,7 +22,7 @@ export class OneTripIntake implements Intake {
     private readonly connection: Redis,
     private readonly guard: ReportGuard,
   ) {
-    this.batcher = new MicroBatcher((batch) => this.send(batch), MAX_REPORTS_PER_JOB);
+    this.batcher = new MicroBatcher((batch) => this.send(batch), JOB_BATCHING);
   }
 
   async accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome> {

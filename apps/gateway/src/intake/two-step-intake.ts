@@ -3,7 +3,7 @@ import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
 import { MicroBatcher } from '@rm/runtime';
 import { orUnavailable } from '../use-cases/unavailable.js';
-import { MAX_REPORTS_PER_JOB, queueUnavailable, type Intake } from './intake.js';
+import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 /**
  * For a Redis Cluster, where one script cannot check a whole turn: each submission is checked
@@ -19,7 +19,7 @@ export class TwoStepIntake implements Intake {
     this.jobs = new MicroBatcher(async (reports) => {
       await queue.add(QUEUES.intake.name, { reports }, { jobId: jobIdFor.intake(reports[0]!.reportId) });
       return reports.map(() => undefined);
-    }, MAX_REPORTS_PER_JOB);
+    }, JOB_BATCHING);
   }
 
   async accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome> {
