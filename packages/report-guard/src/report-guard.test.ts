@@ -182,12 +182,12 @@ describe.each([
       expect(outcomes.filter((o) => !o.ok)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, refusal: 'duplicate' })));
     });
 
-    it('ids with commas, quotes, emoji or a lone surrogate are checked like any other, and do not fail their neighbours', async () => {
-      const odd = ['a,b', '"quoted"\\', '😀 ünï', '\ud800lone', '\u0000nul'];
+    it('ids with commas, quotes, emoji, a lone surrogate or an escape written out are checked like any other, and do not fail their neighbours', async () => {
+      const odd = ['a,b', '"quoted"\\', '😀 ünï', '\ud800lone', '\u0000nul', '\\ud800 written out'];
       const first = await Promise.all([...odd, 'plain'].map((reporterId) => guard.admit(req({ reporterId, userId: `odd-${reporterId}` }))));
-      expect(first).toEqual(Array.from({ length: 6 }, () => ({ ok: true, appended: false })));
+      expect(first).toEqual(Array.from({ length: 7 }, () => ({ ok: true, appended: false })));
       const again = await Promise.all(odd.map((reporterId) => guard.admit(req({ reporterId, userId: `odd-${reporterId}` }))));
-      expect(again).toEqual(Array.from({ length: 5 }, () => ({ ok: false, refusal: 'duplicate' })));
+      expect(again).toEqual(Array.from({ length: 6 }, () => ({ ok: false, refusal: 'duplicate' })));
     });
 
     it('20 parallel admits about one user by different reporters open exactly one case', async () => {

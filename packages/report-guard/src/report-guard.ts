@@ -40,7 +40,7 @@ const wellFormed = (s: string): string => (s as string & { toWellFormed(): strin
 const dayOf = (now: number) => Math.floor(now / 86_400_000);
 const minuteOf = (now: number) => Math.floor(now / 60_000);
 
-const stamped = (r: GuardRequest): Stamped => ({ ...r, now: r.now ?? Date.now() });
+const stamped = (r: GuardRequest): Stamped => (r.now === undefined ? { ...r, now: Date.now() } : (r as Stamped));
 const admitOutcome = (out: string): AdmitOutcome =>
   out === 'opened' || out === 'appended' ? { ok: true, appended: out === 'appended' } : { ok: false, refusal: out as Refusal };
 const probeOutcome = (out: string): ProbeOutcome => (out === 'ok' ? { ok: true } : { ok: false, refusal: out as Refusal });
@@ -127,13 +127,14 @@ export class ReportGuard {
 
   /** The BATCH layout of scripts.ts. */
   private batchArgument(rs: Stamped[]): string {
-    const batch = rs.map((r) => [
-      ...[this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId)].map(wellFormed),
-      r.rateLimit,
-      r.maxPerDay,
-      wellFormed(r.reporterId),
-    ]);
-    return JSON.stringify(batch);
+    const json = this.batchJson(rs);
+    // JSON escapes a lone surrogate as \udXXX; without one (nearly always) the text goes as it is.
+    if (!json.includes('\\ud')) return json;
+    return this.batchJson(rs.map((r) => ({ ...r, keyId: wellFormed(r.keyId), userId: wellFormed(r.userId), reporterId: wellFormed(r.reporterId) })));
+  }
+
+  private batchJson(rs: Stamped[]): string {
+    return JSON.stringify(rs.map((r) => [this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId), r.rateLimit, r.maxPerDay, r.reporterId]));
   }
 
   /** True when admits are checked a batch at a time (standalone Redis), so admitRecorded works. */
