@@ -6,7 +6,7 @@ import { createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, 
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
-import { createIntake } from './intake/intake.js';
+import { createIntake } from './intake/create-intake.js';
 
 let logger: Logger | undefined;
 

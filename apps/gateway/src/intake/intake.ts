@@ -1,9 +1,6 @@
-import type { Queue } from 'bullmq';
 import { AppError, type IntakeReport } from '@rm/contracts';
-import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
-import type { MicroBatcherOptions, Redis } from '@rm/runtime';
-import { OneTripIntake } from './one-trip-intake.js';
-import { TwoStepIntake } from './two-step-intake.js';
+import type { AdmitOutcome, GuardRequest } from '@rm/report-guard';
+import type { MicroBatcherOptions } from '@rm/runtime';
 
 /**
  * How a gateway groups reports into intake jobs: those of one event-loop turn, at most 100 (a
@@ -26,14 +23,6 @@ export interface Intake {
    * with whatever the checks reserved given back.
    */
   accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome>;
-}
-
-/**
- * One round trip on a standalone Redis; checks, then the job, on a Redis Cluster (see decisions.md).
- * `connection` is the one `queue` was opened on.
- */
-export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard): Intake {
-  return guard.batches ? new OneTripIntake(queue, connection, guard) : new TwoStepIntake(queue, guard);
 }
 
 export function queueUnavailable(err: unknown): AppError {
