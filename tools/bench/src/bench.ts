@@ -8,7 +8,7 @@ import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
 import { decisionCycles } from './cycles.js';
-import { dropQueue, drainRate, untilDrained } from './drain.js';
+import { dropBareQueue, dropQueue, drainRate, untilDrained } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { combine, machine, markdown, ratios, type BenchResults } from './report.js';
@@ -59,6 +59,11 @@ async function main() {
     await shoot(name, `${base(port)}/`, extra, note);
     await stop(proc);
   };
+  // The jobs a measured run leaves are load, not data: dropped after it, so Redis does not grow by
+  // a hundred thousand jobs a run and rewrite its AOF (a fork and seconds of CPU) during the next.
+  const dropBacklogs = async () => {
+    await Promise.all([dropQueue(env, 'bench', 'intake'), dropBareQueue(redisUrl!)]);
+  };
 
   // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:
   // its workers would otherwise share the two cores with it; (g) measures how fast they drain.
@@ -84,6 +89,7 @@ async function main() {
     ]);
     await shoot('submit', `${base(3900)}/v1/reports/new`, submit, 'appendfsync always');
     for (const [name, mb] of Object.entries(stopSampling())) rss[name] = Math.max(rss[name] ?? 0, mb);
+    await dropBacklogs();
     await ceiling('hello', 'tools/bench/dist/bare/hello.js', 3901, {}, 'bare Fastify');
     await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => checkBody(pick()) });
   }
@@ -94,6 +100,7 @@ async function main() {
   await shoot('submitEverysec', `${base(3900)}/v1/reports/new`, submit, 'appendfsync everysec');
   await redis.config('SET', 'appendfsync', 'always');
   redis.disconnect();
+  await dropBacklogs();
 
   // (e) list: one user with 10,000 reports, seeded through the storage port.
   const listUser = '700000000';
@@ -115,9 +122,8 @@ async function main() {
   await store.close();
   await shoot('list', `${base(3900)}/v1/reports/${listUser}?limit=25`, { headers }, `${LIST_REPORTS} reports about the user`);
 
-  // The submits' backlog is load, not data: dropped, so the workers serve the decision cycles
-  // alone (the drain rate is measured on its own below).
-  await dropQueue(env, 'bench', 'intake');
+  // The workers serve the decision cycles alone (the submits' backlog is gone; the drain rate is
+  // measured on its own below).
   const cycleUsers = importUsers({ ...env }, CONNECTIONS, 950_000_000);
 
   // The workers now.

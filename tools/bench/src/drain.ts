@@ -1,6 +1,7 @@
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { QueueKey } from '@rm/contracts';
 import { createRedis, openQueue, type Redis } from '@rm/runtime';
+import { BARE_QUEUE } from './bare/bare-queue.js';
 import { cannon } from './cannon.js';
 import { randomOf, submissionBody } from './fixtures.js';
 import { startProcess, waitHttp } from './processes.js';
@@ -40,6 +41,13 @@ async function drop(q: BenchQueue): Promise<void> {
 /** Removes a queue and every job in it. */
 export async function dropQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): Promise<void> {
   await drop(benchQueue(env, prefix, key));
+}
+
+/** Removes the bare queue stack's queue (bare/queue-stack.ts) and every job in it. */
+export async function dropBareQueue(redisUrl: string): Promise<void> {
+  const redis = createRedis({ REDIS_URL: redisUrl });
+  const queue = new Queue(BARE_QUEUE.name, { connection: redis, prefix: BARE_QUEUE.prefix });
+  await drop({ redis, queue });
 }
 
 /** Resolves once the intake queue under `prefix` has nothing waiting or running. */

@@ -6,9 +6,10 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { SubmitReportBody } from '@rm/contracts';
+import { BARE_QUEUE } from './bare-queue.js';
 
 const redis = new Redis(process.env['REDIS_URL']!, { maxRetriesPerRequest: null });
-const queue = new Queue('bare-intake', { connection: redis, prefix: 'bare' });
+const queue = new Queue(BARE_QUEUE.name, { connection: redis, prefix: BARE_QUEUE.prefix });
 const app = Fastify().withTypeProvider<ZodTypeProvider>();
 app.setValidatorCompiler(validatorCompiler);
 app.setSerializerCompiler(serializerCompiler);
