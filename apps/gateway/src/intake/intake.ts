@@ -4,13 +4,14 @@ import type { MicroBatcherOptions } from '@rm/runtime';
 
 /**
  * How a gateway groups reports into intake jobs: those of one event-loop turn, at most 100 (a
- * report body may reach 64 KiB, a job stays a few MB), and at most two jobs on their way to Redis
+ * report body may reach 64 KiB, a job stays a few MB), and at most four jobs on their way to Redis
  * at once; reports arriving meanwhile wait for one of them and leave together. Under load jobs then
- * grow (~15 reports instead of ~8 at 50 connections here) at no cost in submits/s, and the intake
- * worker, whose cost is largely per job, drains faster: 11,200-12,200 -> 13,900-15,000 reports/s
- * at concurrency 10 (A/B).
+ * grow (~10 reports instead of ~8 at 50 connections here), and the intake worker, whose cost is
+ * largely per job, drains faster. Fewer in flight make larger jobs still (~15 at two) but keep the
+ * gateway waiting: submits at 2 / 3 / 4 in flight, A/B: 8,545-8,583 / 8,792-8,806 / 8,980-9,141
+ * req/s, and 4 matched no limit at all.
  */
-export const JOB_BATCHING: MicroBatcherOptions = { maxBatch: 100, maxInFlight: 2 };
+export const JOB_BATCHING: MicroBatcherOptions = { maxBatch: 100, maxInFlight: 4 };
 
 /**
  * Takes submissions onto the intake queue, those of one event-loop turn in one job: one job for
