@@ -20,6 +20,7 @@ export async function checkReport(deps: Deps, key: ApiKeyRecord, body: CheckBody
     reporterId: body.reporterId,
     userId: body.userId,
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
+    now: Date.now(),
   };
   const probe = await orUnavailable('Redis', () => deps.guard.probe(request));
   if (!probe.ok && probe.refusal === 'rate') throw refusalError('rate', request);
