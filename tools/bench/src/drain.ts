@@ -96,3 +96,11 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, rep
   await drop(intake);
   return { concurrency, reports: filled.requests, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(filled.requests / seconds), jobsPerSec: Math.round(jobs / seconds) };
 }
+
+/** Several drains at one concurrency as one: their totals, and the rates of those totals. */
+export function combineDrains(runs: DrainResult[]): DrainResult {
+  const reports = runs.reduce((n, r) => n + r.reports, 0);
+  const jobs = runs.reduce((n, r) => n + r.jobs, 0);
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  return { concurrency: runs[0]!.concurrency, reports, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(reports / seconds), jobsPerSec: Math.round(jobs / seconds) };
+}

@@ -83,7 +83,7 @@ export function markdown(b: BenchResults): string {
         .map(([k, s]) => `; ${k} p50 ${s.p50} ms, p99 ${s.p99} ms`)
         .join(''),
     '',
-    'Intake drain: reports submitted through a gateway with no worker running, then stored by one intake worker.',
+    `Intake drain: reports submitted through a gateway with no worker running, then stored by one intake worker; ${b.rounds} rounds per concurrency, their totals.`,
     '',
     '| intake worker concurrency | reports | jobs | seconds | reports/s | jobs/s |',
     '|---:|---:|---:|---:|---:|---:|',
