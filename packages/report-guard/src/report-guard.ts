@@ -120,8 +120,8 @@ export class ReportGuard {
     return r.rateLimit > 0 ? this.scripts.rate(this.rateKey(r.keyId, r.now), r.rateLimit) : undefined;
   }
 
-  /** Runs a `*_MANY` script over a batch: one answer per request. */
-  private async many(script: ScriptFn, rs: Stamped[]): Promise<string[]> {
+  /** Runs a `*_MANY` script (given the batch argument) over a batch: one answer per request. */
+  private async many(script: (batch: string) => Promise<string>, rs: Stamped[]): Promise<string[]> {
     return (await script(this.batchArgument(rs))).split(',');
   }
 
@@ -151,8 +151,8 @@ export class ReportGuard {
    * retry would come after the job. Standalone Redis only (see `batches`).
    */
   async admitRecorded(connection: Redis, requests: GuardRequest[], verdictKey: string): Promise<AdmitOutcome[]> {
-    const answer = (await connection.eval(ADMIT_MANY, 0, this.batchArgument(requests.map(stamped)), verdictKey)) as string;
-    return answer.split(',').map(admitOutcome);
+    const admitAndRecord = async (batch: string) => (await connection.eval(ADMIT_MANY, 0, batch, verdictKey)) as string;
+    return (await this.many(admitAndRecord, requests.map(stamped))).map(admitOutcome);
   }
 
   /** Which requests admitRecorded admitted, in order; null when it recorded nothing (it failed). */
