@@ -166,8 +166,7 @@ async function main() {
 
   const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
-  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios) };
-  results.ratios['drainAt10OverSubmit'] = Math.round(((drain.find((d) => d.concurrency === 10)?.reportsPerSec ?? 0) / (scenarios['submit']?.reqPerSec || 1)) * 100) / 100;
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios, drain) };
   const md = markdown(results);
   const out = join(ROOT, 'bench/results');
   mkdirSync(out, { recursive: true });

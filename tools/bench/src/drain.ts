@@ -94,13 +94,15 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, rep
   if (failed > 0) throw new Error(`${failed} intake jobs failed during the drain at concurrency ${concurrency}`);
   await worker.stop();
   await drop(intake);
-  return { concurrency, reports: filled.requests, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(filled.requests / seconds), jobsPerSec: Math.round(jobs / seconds) };
+  return drainResult(concurrency, filled.requests, jobs, seconds);
 }
 
 /** Several drains at one concurrency as one: their totals, and the rates of those totals. */
 export function combineDrains(runs: DrainResult[]): DrainResult {
-  const reports = runs.reduce((n, r) => n + r.reports, 0);
-  const jobs = runs.reduce((n, r) => n + r.jobs, 0);
-  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
-  return { concurrency: runs[0]!.concurrency, reports, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(reports / seconds), jobsPerSec: Math.round(jobs / seconds) };
+  const total = (pick: (r: DrainResult) => number) => runs.reduce((n, r) => n + pick(r), 0);
+  return drainResult(runs[0]!.concurrency, total((r) => r.reports), total((r) => r.jobs), total((r) => r.seconds));
+}
+
+function drainResult(concurrency: number, reports: number, jobs: number, seconds: number): DrainResult {
+  return { concurrency, reports, jobs, seconds: Math.round(seconds * 100) / 100, reportsPerSec: Math.round(reports / seconds), jobsPerSec: Math.round(jobs / seconds) };
 }

@@ -48,7 +48,7 @@ export function combine(results: CannonResult[], note?: string): BenchResults['s
 
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
-export function ratios(s: BenchResults['scenarios']): Record<string, number> {
+export function ratios(s: BenchResults['scenarios'], drain: DrainResult[]): Record<string, number> {
   const r = (name: string) => s[name]?.reqPerSec ?? 0;
   /** The mean of the rounds' own ratios: the two sides of a round ran minutes apart at most. */
   const paired = (a: string, b: string) => {
@@ -61,6 +61,7 @@ export function ratios(s: BenchResults['scenarios']): Record<string, number> {
     submitOverBareQueue: paired('submit', 'bareQueue'),
     checkOverHello: paired('check', 'hello'),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
+    drainAt10OverSubmit: ratio(drain.find((d) => d.concurrency === 10)?.reportsPerSec ?? 0, r('submit')),
   };
 }
 
