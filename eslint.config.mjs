@@ -59,7 +59,7 @@ export default [
           checkVersionMismatches: false,
           includeTransitiveDependencies: false,
           // Test code is not built: what it imports belongs in devDependencies.
-          ignoredFiles: ['{projectRoot}/**/*.test.ts', '{projectRoot}/**/*.contract.ts', '{projectRoot}/**/test-server.ts', '{projectRoot}/vitest.config.*', '{projectRoot}/vite.config.*'],
+          ignoredFiles: ['{projectRoot}/**/*.test.ts', '{projectRoot}/**/*.contract.ts', '{projectRoot}/**/test-server.ts', '{projectRoot}/**/store-in-child.ts', '{projectRoot}/test/**', '{projectRoot}/vitest.config.*', '{projectRoot}/vite.config.*'],
         },
       ],
     },
