@@ -21,3 +21,4 @@ export * from './expiring-cache.js';
 export * from './batching-producer.js';
 export * from './worker-process.js';
 export * from './queues.js';
+export * from './redis-check.js';
