@@ -43,6 +43,8 @@ const queueFigures = {
   oldestOpenAgeMs: ms,
   /** SLA breaches recorded in the window. */
   slaBreaches: z.number().int(),
+  /** Open or claimed cases flagged `sla_breached` (escalated at some opening). */
+  openSlaBreached: z.number().int(),
 };
 
 export const CategoryStats = z.strictObject({ category: z.string(), ...queueFigures, ...decisionFigures });

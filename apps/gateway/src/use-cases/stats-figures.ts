@@ -97,6 +97,7 @@ export function statsFigures(input: StatsInput): StatsResponse {
     claimed: cases.filter((c) => c.state === 'claimed').length,
     oldestOpenAgeMs: cases.length === 0 ? null : Math.max(0, input.until - Math.min(...cases.map((c) => c.createdAt))),
     slaBreaches: breaches.length,
+    openSlaBreached: cases.filter((c) => c.slaBreached).length,
   });
 
   const openByCategory = new Map<string, OpenCaseSummary[]>();
