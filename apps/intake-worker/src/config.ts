@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
-import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
+import { commonConfig, env, notifyPolicyShape, queuePolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
   ...workerConfigShape,
@@ -10,5 +10,7 @@ export const intakeConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
   INTAKE_CONCURRENCY: env.positiveInt(50),
+  // A case a report opens starts its SLA here (SLA, SLA_BY_CATEGORY; CLAIM_TTL is declared with them).
+  ...queuePolicyShape,
 });
 export type IntakeConfig = z.infer<typeof intakeConfig>;

@@ -5,3 +5,6 @@ export * from './http.js';
 export * from './decisions.js';
 export * from './queues.js';
 export * from './notifications.js';
+export * from './durations.js';
+export * from './deadlines.js';
+export * from './stats.js';

@@ -27,8 +27,8 @@ export interface WorkerProcess<S extends WorkerStore> {
   notifier: Notifier;
   ops: WorkerOps;
   /**
-   * Consumes one queue of the catalog until SIGTERM, then closes the worker, the ops port, the
-   * notifier, `closers`, Redis and the store, in that order.
+   * Consumes one queue of the catalog until SIGTERM, then closes the workers (of every queue this
+   * process consumes), the ops port, the notifier, `closers`, Redis and the store, in that order.
    */
   consume<K extends QueueKey>(
     key: K,
@@ -60,6 +60,9 @@ export async function startWorkerProcess<S extends WorkerStore>(
     logger: log,
   });
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  // A process may consume several queues: one shutdown closes every worker first, then the rest.
+  const workers: Worker[] = [];
+  const extraClosers: (() => Promise<unknown>)[] = [];
   return {
     store,
     redis,
@@ -75,7 +78,14 @@ export async function startWorkerProcess<S extends WorkerStore>(
         metrics: ops.metrics,
         ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
       });
-      onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), ...(options.closers ?? []), () => redis.quit(), () => store.close()]);
+      workers.push(worker);
+      extraClosers.push(...(options.closers ?? []));
+      if (workers.length === 1) {
+        const closeExtras = async () => {
+          for (const close of extraClosers) await close().catch((err: unknown) => log.error({ err }, 'error while shutting down'));
+        };
+        onShutdown(log, [() => Promise.all(workers.map((w) => w.close())), () => ops.close(), () => notifier.close(), closeExtras, () => redis.quit(), () => store.close()]);
+      }
       void worker.run();
       return worker;
     },

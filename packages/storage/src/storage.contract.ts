@@ -10,6 +10,7 @@ import type {
   UserRecord,
 } from './records.js';
 import type { Store } from './store.js';
+import { describeQueueHealthContract } from './queue-health.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -752,6 +753,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
   });
+  describeQueueHealthContract(name, makeStore);
 }
 
 /**

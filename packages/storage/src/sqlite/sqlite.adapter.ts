@@ -39,6 +39,7 @@ import {
   type UserRow,
 } from './rows.js';
 import { MIGRATIONS } from './schema.js';
+import { sqliteQueueHealth } from './queue-health.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -332,6 +333,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     async recordDelivery(d) {
       return recordDelivery.immediate(d);
     },
+    ...sqliteQueueHealth(db),
     async close() {
       if (closed) return;
       closed = true;
