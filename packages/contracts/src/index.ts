@@ -8,3 +8,4 @@ export * from './notifications.js';
 export * from './durations.js';
 export * from './deadlines.js';
 export * from './stats.js';
+export * from './error-responses.js';
