@@ -23,6 +23,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'reports', description: 'Game clients and servers: submit, check, list' },
         { name: 'moderation', description: 'Moderators: claim, unclaim, approve, dismiss, undo' },
+        { name: 'queue', description: 'Lead moderators: queue health' },
       ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_KEY>:<API_SECRET>' } } },
       security: [{ apiKey: [] }],
