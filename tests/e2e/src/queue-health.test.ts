@@ -160,6 +160,37 @@ describe('SLA escalation', () => {
   }, 60_000);
 });
 
+describe('deadlines schedule (CLI)', () => {
+  it('gives open cases without deadlines (from before an upgrade) their SLA check and claim expiry; repeating it adds nothing', async () => {
+    const waiting = await openCase();
+    const claimed = await openCase();
+    expect((await act('claim', claimed.reportId, 'm1')).status).toBe(200);
+    // As before the upgrade: no deadline waits in Redis.
+    const q = sys.queue('deadlines');
+    await q.drain(true);
+    expect(await q.getDelayedCount()).toBe(0);
+
+    const first = await sys.cli(['deadlines', 'schedule']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/deadlines of \d+ open case\(s\) scheduled \([1-9]\d* claim expiry/);
+    const total = async () => Object.values(await q.getJobCounts('delayed', 'waiting', 'active', 'completed', 'failed')).reduce((a, b) => a + b, 0);
+    const scheduled = await total();
+    const again = await sys.cli(['deadlines', 'schedule']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await total()).toBe(scheduled);
+
+    await sys.waitFor(async () => (await history(claimed.reportId)).rows.some((r) => r[2] === 'system'), 30_000, 'the claim released');
+    await sys.waitFor(async () => (await messages()).some((m) => m.channel === 'escalations' && m.content.includes(waiting.reportId)), 30_000, 'the escalation');
+  }, 90_000);
+
+  it('refuses an invalid setting with one line naming it', async () => {
+    const out = await sys.cli(['deadlines', 'schedule'], { CLAIM_TTL: '30 minutes' });
+    expect(out.code).toBe(1);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    expect(out.stderr).toMatch(/CLAIM_TTL/);
+  });
+});
+
 describe('GET /v1/stats on this system', () => {
   it('counts expired claims and SLA breaches', async () => {
     const res = await sys.get('/v1/stats?window=P1D', admin.auth);
