@@ -2,7 +2,7 @@ import { QueueEvents } from 'bullmq';
 import { QUEUES, queuePrefix } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -21,6 +21,7 @@ runMain('gateway', async () => {
   const queueConnection = createRedis(config, { failFast: true, onError });
   const blocking = createRedis(config, { onError });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
+  await checkRedisAtStart(redis, logger);
   const intakeQueue = openQueue('intake', queueConnection, config.QUEUE_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.intake.attempts, backoff: QUEUES.intake.backoff, removeOnComplete: 1000, removeOnFail: false },
   });

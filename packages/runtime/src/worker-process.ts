@@ -4,6 +4,7 @@ import type { QueueKey } from '@rm/contracts';
 import { createConsumer, type Handler } from './consumer.js';
 import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
 import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis.js';
+import { checkRedisAtStart } from './redis-check.js';
 import type { ProbedStore } from './readiness.js';
 import { onShutdown } from './shutdown.js';
 import { startWorkerOps, type WorkerOps } from './worker-ops.js';
@@ -37,7 +38,7 @@ export interface WorkerProcess<S extends WorkerStore> {
 }
 
 /**
- * The start-up every worker shares: the store, Redis (waited for), the ops port on METRICS_PORT
+ * The start-up every worker shares: the store, Redis (waited for and checked), the ops port on METRICS_PORT
  * with depth gauges of `watched` queues, and a notifier.
  */
 export async function startWorkerProcess<S extends WorkerStore>(
@@ -50,6 +51,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
   const store = await openStore();
   const redis = createRedis(config, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
+  await checkRedisAtStart(redis, log);
   const ops = await startWorkerOps(service, config, {
     redis,
     keyPrefix: config.QUEUE_PREFIX,
