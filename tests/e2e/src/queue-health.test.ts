@@ -21,7 +21,7 @@ beforeAll(async () => {
   admin = await sys.createKey(['--admin']);
   await sys.addModerator('m1', 'alice');
   await sys.addModerator('m2', 'bob');
-}, 60_000);
+}, 120_000);
 afterAll(() => sys?.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
