@@ -3,8 +3,8 @@ import { freePort, report, System, type Key } from './harness.js';
 
 // Claims that expire and SLAs that escalate: delayed jobs on the deadlines queue, run by the
 // moderation worker. TTLs of a few seconds here; the production defaults are PT30M and PT1H.
-const CLAIM_TTL_S = 6;
-const SLA_S = 4;
+const CLAIM_TTL_S = 10;
+const SLA_S = 8;
 
 let sys: System;
 let admin: Key;
