@@ -10,5 +10,7 @@ export const intakeConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
   INTAKE_CONCURRENCY: env.positiveInt(50),
+  /** Longest wait between two attempts of an intake job; it is retried until its reports are stored. */
+  INTAKE_RETRY_MAX_MS: env.positiveInt(60_000),
 });
 export type IntakeConfig = z.infer<typeof intakeConfig>;

@@ -30,7 +30,7 @@ runMain('intake-worker', async () => {
       saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));
       return saved;
     },
-    { concurrency: config.INTAKE_CONCURRENCY },
+    { concurrency: config.INTAKE_CONCURRENCY, maxBackoffMs: config.INTAKE_RETRY_MAX_MS },
   );
   log.info({ concurrency: config.INTAKE_CONCURRENCY }, 'intake worker running');
 }, () => logger);

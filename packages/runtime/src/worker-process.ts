@@ -32,7 +32,7 @@ export interface WorkerProcess<S extends WorkerStore> {
   consume<K extends QueueKey>(
     key: K,
     handler: Handler<K>,
-    options: { concurrency: number; onFailedForGood?: Parameters<typeof createConsumer>[2]['onFailedForGood']; closers?: (() => Promise<unknown>)[] },
+    options: { concurrency: number; maxBackoffMs?: number; onFailedForGood?: Parameters<typeof createConsumer>[2]['onFailedForGood']; closers?: (() => Promise<unknown>)[] },
   ): Worker;
 }
 
@@ -71,6 +71,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
         logger: log,
         lockMs: config.JOB_LOCK_MS,
         metrics: ops.metrics,
+        ...(options.maxBackoffMs !== undefined && { maxBackoffMs: options.maxBackoffMs }),
         ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
       });
       onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), ...(options.closers ?? []), () => redis.quit(), () => store.close()]);

@@ -1,13 +1,13 @@
 import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
-import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
+import type { ReserveOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
 import { MicroBatcher } from '@rm/runtime';
 import { orUnavailable } from '../use-cases/unavailable.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 /**
- * For a Redis Cluster, where one script cannot check a whole turn: each submission is checked
- * (one script per slot), then the admitted reports of one turn go in one job.
+ * For a Redis Cluster, where one script cannot check a whole turn (see create-intake.ts): each
+ * submission reserves (one script per slot), then the reserved reports of one turn go in one job.
  */
 export class TwoStepIntake implements Intake {
   private readonly jobs: MicroBatcher<IntakeReport, void>;
@@ -22,15 +22,15 @@ export class TwoStepIntake implements Intake {
     }, JOB_BATCHING);
   }
 
-  async accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome> {
-    const admitted = await orUnavailable('Redis', () => this.guard.admit(check));
-    if (!admitted.ok) return admitted;
+  async accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome> {
+    const reserved = await orUnavailable('Redis', () => this.guard.reserve(check));
+    if (!reserved.ok) return reserved;
     try {
       await this.jobs.submit(report);
     } catch (err) {
-      await this.guard.release(check, admitted.appended).catch(() => undefined);
+      await this.guard.release(check, reserved.appended).catch(() => undefined);
       throw queueUnavailable(err);
     }
-    return admitted;
+    return reserved;
   }
 }

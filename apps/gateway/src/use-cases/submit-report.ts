@@ -15,13 +15,14 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
   if (body.reportType !== undefined && !key.admin && !key.elevated) {
     throw new AppError('FORBIDDEN', 'Only admin or elevated API keys may set reportType');
   }
-  await findReportedUser(deps.directory, body.userId);
+  const user = await findReportedUser(deps.directory, body.userId);
 
   const now = Date.now();
   const guardRequest = {
     keyId: key.key,
     rateLimit: key.rateLimit ?? 0,
     reporterId: body.reporter.id,
+    reporterPlatform: body.reporter.platform,
     userId: body.userId,
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
     now,
@@ -35,12 +36,14 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     answers: body.answers,
     evidence: body.evidence,
     keyId: key.key,
+    // Kept in the job, so the intake worker stores the report without asking the directory again.
+    user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
     ...(body.reportType !== undefined && { reportType: body.reportType }),
     ...(requestId !== undefined && { requestId }),
   };
-  const admitted = await deps.intake.accept(guardRequest, report);
-  if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
-  return admitted.appended
+  const reserved = await deps.intake.accept(guardRequest, report);
+  if (!reserved.ok) throw refusalError(reserved.refusal, guardRequest);
+  return reserved.appended
     ? { success: true, id: reportId, message: 'Report added to the open case about this user', appended: true }
     : { success: true, id: reportId, message: 'Report submitted' };
 }

@@ -60,6 +60,11 @@ export type CaseDoc = Omit<CaseRecord, 'id'> & {
   open?: true;
   /** The report that opened the case, so whichever process stores that report says openedCase. */
   openedBy: string;
+  /**
+   * Reports stored into the case (absent on cases of older versions). Written by every save, so a
+   * save and a decision on the case conflict and serialize (see save-reports.ts).
+   */
+  reportCount?: number;
 };
 export const toCase = (d: CaseDoc): CaseRecord => ({
   id: d._id,
