@@ -55,7 +55,7 @@ const dayOf = (now: number) => Math.floor(now / 86_400_000);
 const minuteOf = (now: number) => Math.floor(now / 60_000);
 
 /** How long an intake job's verdicts outlive the storing of its reports (see retireVerdicts). */
-const VERDICTS_KEPT_S = 300;
+const VERDICTS_KEPT_S = 60;
 
 export const stamped = (r: GuardRequest): Stamped => (r.now === undefined ? { ...r, now: Date.now() } : (r as Stamped));
 const reserveOutcome = (out: string): ReserveOutcome =>
