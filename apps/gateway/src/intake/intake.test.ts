@@ -29,13 +29,13 @@ afterAll(() => redis.quit());
 afterEach(() => queue.close());
 
 const NOW = Date.UTC(2030, 0, 15, 12, 0, 30);
-const request = (reporterId: string, userId = 'u1'): GuardRequest => ({
+const request = (reporterId: string, userId = 'u1', maxPerDay = 1): GuardRequest => ({
   keyId: 'key-1',
   rateLimit: 0,
   reporterId,
   reporterPlatform: 'gameplatform',
   userId,
-  maxPerDay: 1,
+  maxPerDay,
   now: NOW,
 });
 const report = (reporterId: string): IntakeReport => ({
@@ -76,5 +76,17 @@ describe.each([
     const [job] = await queue.getJobs(['wait']);
     expect(job!.data.reports.map((r: IntakeReport) => r.reportId)).toEqual([accepted.reportId]);
     expect(await guard.check(request('r1'))).toEqual({ ok: false, refusal: 'daily' });
+  });
+
+  it('an add that fails for a moment is sent again and confirmed, not released', async () => {
+    await redis.set(metaKey(), 'not a hash');
+    setTimeout(() => void redis.del(metaKey()), 600);
+    const accepted = report('r1');
+    expect(await intake.accept(request('r1', 'u1', 2), accepted)).toEqual({ ok: true, appended: false });
+    const jobs = await queue.getJobs(['wait']);
+    expect(jobs.flatMap((j) => j.data.reports.map((r: IntakeReport) => r.reportId))).toEqual([accepted.reportId]);
+    // Reserved once: one report of the day's two is used, and the reporter has reported the user.
+    expect(await guard.check(request('r1', 'u2', 2))).toEqual({ ok: true });
+    expect(await guard.check(request('r1', 'u1', 2))).toEqual({ ok: false, refusal: 'duplicate' });
   });
 });

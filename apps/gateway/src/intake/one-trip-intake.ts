@@ -2,17 +2,13 @@ import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
 import { MicroBatcher, type Redis } from '@rm/runtime';
+import { sendUntilConfirmed, sleep } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 type Submission = { check: Stamped; report: IntakeReport };
 
-/** How long a turn whose answers were lost is sent again before it is abandoned, and how often. */
-export const CONFIRM_WINDOW_MS = 3_000;
-const CONFIRM_EVERY_MS = 200;
 /** How long an abandon that Redis did not answer is tried again in the background. */
 const ABANDON_WINDOW_MS = 10 * 60_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 /**
  * For a standalone Redis: the reservations of one turn's submissions and the job holding all their
@@ -21,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
  * answers (its verdicts), and the intake worker stores only the reserved reports.
  *
  * Exact whatever fails: when either answer is lost (connection reset, Redis restart, command
- * timeout), the pair is sent again, for CONFIRM_WINDOW_MS: the reservations are idempotent on the
+ * timeout), the pair is sent again for a while (confirm.ts): the reservations are idempotent on the
  * verdicts key and the job on its id, so the second sending reserves and queues nothing twice,
  * and the callers get the answers of the first. Still unconfirmed, the turn is abandoned: what it
  * reserved is released and a job that lands later stores nothing (or, if a worker already took
@@ -53,14 +49,9 @@ export class OneTripIntake implements Intake {
     const checks = batch.map((s) => s.check);
     const job = { reports: batch.map((s) => s.report), verdictsKey };
     // The reservations go first, on the connection the job goes on: one connection's commands run in order.
-    const sendPair = () =>
-      Promise.allSettled([this.guard.reserveRecorded(this.connection, checks, verdictsKey), this.queue.add(QUEUES.intake.name, job, { jobId })]);
-    const giveUpAt = Date.now() + CONFIRM_WINDOW_MS;
-    let [reserved, queued] = await sendPair();
-    while ((reserved.status === 'rejected' || queued.status === 'rejected') && Date.now() < giveUpAt) {
-      await sleep(CONFIRM_EVERY_MS);
-      [reserved, queued] = await sendPair();
-    }
+    const [reserved, queued] = await sendUntilConfirmed(() =>
+      Promise.allSettled([this.guard.reserveRecorded(this.connection, checks, verdictsKey), this.queue.add(QUEUES.intake.name, job, { jobId })] as const),
+    );
     if (reserved.status === 'fulfilled' && queued.status === 'fulfilled') return reserved.value;
     const failure = queueUnavailable(queued.status === 'rejected' ? queued.reason : (reserved as PromiseRejectedResult).reason);
     const taken = await this.abandon(checks, verdictsKey);
@@ -81,7 +72,7 @@ export class OneTripIntake implements Intake {
 
   private async abandonLater(checks: Stamped[], verdictsKey: string, first: Error): Promise<void> {
     let last = first;
-    for (let wait = CONFIRM_EVERY_MS, until = Date.now() + ABANDON_WINDOW_MS; Date.now() < until; wait = Math.min(wait * 2, 10_000)) {
+    for (let wait = 200, until = Date.now() + ABANDON_WINDOW_MS; Date.now() < until; wait = Math.min(wait * 2, 10_000)) {
       await sleep(wait);
       try {
         await this.guard.abandonRecorded(this.connection, checks, verdictsKey);

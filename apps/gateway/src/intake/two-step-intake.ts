@@ -3,6 +3,7 @@ import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import type { ReserveOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
 import { MicroBatcher } from '@rm/runtime';
 import { orUnavailable } from '../use-cases/unavailable.js';
+import { sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 /**
@@ -17,7 +18,11 @@ export class TwoStepIntake implements Intake {
     private readonly guard: ReportGuard,
   ) {
     this.jobs = new MicroBatcher(async (reports) => {
-      await queue.add(QUEUES.intake.name, { reports }, { jobId: jobIdFor.intake(reports[0]!.reportId) });
+      // Sent again when its answer is lost (the add is idempotent on the job id): a job that landed
+      // is confirmed, not released and then stored all the same.
+      const jobId = jobIdFor.intake(reports[0]!.reportId);
+      const [queued] = await sendUntilConfirmed(() => Promise.allSettled([queue.add(QUEUES.intake.name, { reports }, { jobId })] as const));
+      if (queued.status === 'rejected') throw queued.reason;
       return reports.map(() => undefined);
     }, JOB_BATCHING);
   }

@@ -1,0 +1,23 @@
+/** How long a send whose answer was lost is sent again before it is given up, and how often. */
+export const CONFIRM_WINDOW_MS = 3_000;
+const CONFIRM_EVERY_MS = 200;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+
+/**
+ * Sends again, for CONFIRM_WINDOW_MS, what Redis may have received without its answer reaching
+ * us (a reset connection, a restart, a command timeout): for sends that are idempotent (a job add
+ * on its job id, reservations on their verdicts key), so sending twice does nothing twice. Answers
+ * the last attempt's settled results; the caller decides what a failure still standing means.
+ */
+export async function sendUntilConfirmed<T extends readonly unknown[]>(
+  send: () => Promise<{ [K in keyof T]: PromiseSettledResult<T[K]> }>,
+): Promise<{ [K in keyof T]: PromiseSettledResult<T[K]> }> {
+  const giveUpAt = Date.now() + CONFIRM_WINDOW_MS;
+  let results = await send();
+  while (results.some((r) => r.status === 'rejected') && Date.now() < giveUpAt) {
+    await sleep(CONFIRM_EVERY_MS);
+    results = await send();
+  }
+  return results;
+}
