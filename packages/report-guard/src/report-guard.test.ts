@@ -204,9 +204,9 @@ describe.each([
   describe('ReportGuard.reserve: a refusal reserves nothing', () => {
     it('a refusal by one check gives back what the others reserved', async () => {
       await guard.syncUser('banned-user', { banned: true, openCaseReporters: null });
-      // Refused as banned: the daily reservation made at the same time is given back.
+      // Refused as banned: the daily reservation made at the same time is released.
       expect(await guard.reserve(req({ reporterId: 'r', userId: 'banned-user', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'banned' });
-      // Refused for the day: the reporter's place in the user's case is given back, and the case stays unopened.
+      // Refused for the day: the reporter's place in the user's case is released, and the case stays unopened.
       expect(await guard.reserve(req({ reporterId: 'r', userId: 'u1', maxPerDay: 1 }))).toEqual({ ok: true, appended: false });
       expect(await guard.reserve(req({ reporterId: 'r', userId: 'u2', maxPerDay: 1 }))).toEqual({ ok: false, refusal: 'daily' });
       expect(await guard.reserve(req({ reporterId: 'other', userId: 'u2' }))).toEqual({ ok: true, appended: false });
