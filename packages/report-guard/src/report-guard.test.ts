@@ -354,6 +354,48 @@ describe.each([
   });
 });
 
+describe('ReportGuard.reserve named by a report, one script per slot (Redis Cluster)', () => {
+  beforeEach(() => {
+    guard = new ReportGuard(redis, prefix, { batch: false });
+  });
+  const daily = async (reporterId: string) => Number((await redis.get(`${prefix}:daily:{r:gameplatform:${reporterId}}:${Math.floor(NOON / 86_400_000)}`)) ?? 0);
+
+  it('sent again (its answer lost), answers what it did and reserves once', async () => {
+    const r = req({ reporterId: 'r1', reportId: 'report-1', maxPerDay: 2 });
+    expect(await guard.reserve(r)).toEqual({ ok: true, appended: false });
+    expect(await guard.reserve(r)).toEqual({ ok: true, appended: false });
+    expect(await daily('r1')).toBe(1);
+    expect(await guard.check(req({ reporterId: 'r1' }))).toEqual({ ok: false, refusal: 'duplicate' });
+  });
+
+  it('released by its report: what it reserved is given up once, and a sending that arrives later reserves nothing', async () => {
+    const r = req({ reporterId: 'r1', reportId: 'report-2' });
+    await guard.reserve(r);
+    await guard.release(r);
+    await guard.release(r);
+    expect(await daily('r1')).toBe(0);
+    expect(await guard.check(req({ reporterId: 'r1' }))).toEqual({ ok: true });
+    await expect(guard.reserve(r)).rejects.toThrow(/released/);
+    expect(await daily('r1')).toBe(0);
+    // The case it opened is not open any more: the next report opens it again.
+    expect(await guard.reserve(req({ reporterId: 'r2', reportId: 'report-3' }))).toEqual({ ok: true, appended: false });
+  });
+
+  it('released before its scripts ran (their sending lost): they reserve nothing when they arrive', async () => {
+    const r = req({ reporterId: 'r1', reportId: 'report-4' });
+    await guard.release(r);
+    await expect(guard.reserve(r)).rejects.toThrow(/released/);
+    expect(await daily('r1')).toBe(0);
+    expect(await guard.check(req({ reporterId: 'r1' }))).toEqual({ ok: true });
+  });
+
+  it('refused by one check: what the others reserved is released', async () => {
+    await guard.reserve(req({ reporterId: 'r1', reportId: 'report-5' }));
+    expect(await guard.reserve(req({ reporterId: 'r1', reportId: 'report-6' }))).toEqual({ ok: false, refusal: 'duplicate' });
+    expect(await daily('r1')).toBe(1);
+  });
+});
+
 describe('ReportGuard.reserveRecorded (standalone Redis)', () => {
   beforeEach(() => {
     guard = new ReportGuard(redis, prefix);

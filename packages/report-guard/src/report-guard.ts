@@ -1,5 +1,5 @@
 import { MicroBatcher, type Redis } from '@rm/runtime';
-import { ABANDON_VERDICTS, RESERVE_MANY, TAKE_VERDICTS, DAILY_RELEASE, DAILY_RESERVE, NOTE_OPEN_CASES, CHECK_MANY, RATE, SYNC_USER, USER_RELEASE, USER_CHECK, USER_RESERVE } from './scripts.js';
+import { ABANDON_VERDICTS, RESERVE_MANY, TAKE_VERDICTS, DAILY_RELEASE, DAILY_RELEASE_ONCE, DAILY_RESERVE, DAILY_RESERVE_ONCE, USER_RELEASE_ONCE, USER_RESERVE_ONCE, NOTE_OPEN_CASES, CHECK_MANY, RATE, SYNC_USER, USER_RELEASE, USER_CHECK, USER_RESERVE } from './scripts.js';
 
 export type Refusal = 'rate' | 'daily' | 'banned' | 'duplicate';
 export type ReserveOutcome = { ok: true; appended: boolean } | { ok: false; refusal: Refusal };
@@ -22,6 +22,11 @@ export interface GuardRequest {
   userId: string;
   maxPerDay: number;
   now?: number;
+  /**
+   * The report's id, when the request reserves for one: on a Redis Cluster its reservations are then
+   * idempotent (sent again, they answer what they did) and released by it (see reserve).
+   */
+  reportId?: string;
 }
 
 export interface ReportGuardOptions {
@@ -79,7 +84,10 @@ function firstRefusal(...outcomes: (string | undefined)[]): Refusal | undefined 
  * in one script, in order: one command however many requests are in flight.
  */
 export class ReportGuard {
-  private readonly scripts: Record<'rate' | 'dailyReserve' | 'dailyRelease' | 'userReserve' | 'userCheck' | 'userRelease' | 'syncUser', ScriptFn>;
+  private readonly scripts: Record<
+    'rate' | 'dailyReserve' | 'dailyRelease' | 'userReserve' | 'userCheck' | 'userRelease' | 'syncUser' | 'dailyReserveOnce' | 'dailyReleaseOnce' | 'userReserveOnce' | 'userReleaseOnce',
+    ScriptFn
+  >;
   private readonly reservations?: MicroBatcher<Stamped, ReserveOutcome>;
   private readonly checks?: MicroBatcher<Stamped, CheckOutcome>;
   private readonly notes?: MicroBatcher<OpenCaseNote, void>;
@@ -120,6 +128,10 @@ export class ReportGuard {
       // Scripts rather than MULTI: a MULTI on a connection BullMQ shares costs a pipeline object
       // that copies every script BullMQ defined, which showed as 11 % of an intake worker's CPU.
       syncUser: define('syncUser', SYNC_USER, 3),
+      dailyReserveOnce: define('dailyReserveOnce', DAILY_RESERVE_ONCE, 2),
+      dailyReleaseOnce: define('dailyReleaseOnce', DAILY_RELEASE_ONCE, 2),
+      userReserveOnce: define('userReserveOnce', USER_RESERVE_ONCE, 4),
+      userReleaseOnce: define('userReleaseOnce', USER_RELEASE_ONCE, 4),
     };
   }
 
@@ -128,6 +140,14 @@ export class ReportGuard {
   }
   private dailyKey(r: Stamped) {
     return `${this.prefix}:daily:{r:${requestReporter(r)}}:${dayOf(r.now)}`;
+  }
+  /** Per-slot reservations (no batches) of a request naming its report: idempotent, released by report. */
+  private keyedByReport(r: Stamped): boolean {
+    return r.reportId !== undefined && !this.reservations;
+  }
+  /** The markers of one report's per-slot reservations: in the reporter's slot and in the user's. */
+  private markerKeys(r: Stamped & { reportId: string }): [daily: string, user: string] {
+    return [`${this.dailyKey(r)}:r:${r.reportId}`, `${this.prefix}:u:{${r.userId}}:r:${r.reportId}`];
   }
   /** Banned flag, open-case flag, reporters of the open case: one slot, so a script may span them. */
   private userKeys(userId: string): [banned: string, open: string, reporters: string] {
@@ -217,17 +237,27 @@ export class ReportGuard {
     return this.reservations ? this.reservations.submit(r) : this.reserveBySlot(r);
   }
 
-  /** The checks as three single-slot scripts at once, for a Redis Cluster. */
+  /**
+   * The checks as three single-slot scripts at once, for a Redis Cluster. With a report id they
+   * are idempotent: when one fails (its answer may be lost), nothing is released here; the caller
+   * sends the request again (only the rate is counted again) or releases it (`release`).
+   */
   private async reserveBySlot(r: Stamped): Promise<ReserveOutcome> {
+    const once = this.keyedByReport(r) ? this.markerKeys(r as Stamped & { reportId: string }) : undefined;
     const settled = await Promise.allSettled([
       this.rate(r),
-      this.scripts.dailyReserve(this.dailyKey(r), r.maxPerDay),
-      this.scripts.userReserve(...this.userKeys(r.userId), requestReporter(r)) as Promise<UserReserve>,
+      once ? this.scripts.dailyReserveOnce(this.dailyKey(r), once[0], r.maxPerDay) : this.scripts.dailyReserve(this.dailyKey(r), r.maxPerDay),
+      (once
+        ? this.scripts.userReserveOnce(...this.userKeys(r.userId), once[1], requestReporter(r))
+        : this.scripts.userReserve(...this.userKeys(r.userId), requestReporter(r))) as Promise<UserReserve | 'released'>,
     ]);
     const [rate, daily, user] = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    // Released already (a sending that came after its release): nothing is reserved.
+    if (daily === 'released' || user === 'released') throw new Error(`the reservations of report ${r.reportId} were released`);
     const refusal = firstRefusal(rate, daily, user);
     if (!failed && !refusal) return { ok: true, appended: user === 'appended' };
+    if (failed && once) throw failed.reason;
     await this.releaseReserved(r, { daily: daily === 'ok', user: user === 'opened' || user === 'appended', opened: user === 'opened' });
     if (failed) throw failed.reason;
     return { ok: false, refusal: refusal! };
@@ -252,12 +282,23 @@ export class ReportGuard {
     return (await this.scripts.rate(this.rateKey(keyId, now), rateLimit)) === 'ok';
   }
 
-  /** Releases what `reserve` reserved, when the report could not be enqueued. */
-  async release(request: GuardRequest, appended: boolean): Promise<void> {
+  /**
+   * Releases what `reserve` reserved, when the report could not be enqueued. With a report id
+   * (Redis Cluster), whatever its reservations did, even unanswered: `appended` is then not needed.
+   */
+  async release(request: GuardRequest, appended = false): Promise<void> {
     await this.releaseReserved(stamped(request), { daily: true, user: true, opened: !appended });
   }
 
   private async releaseReserved(r: Stamped, taken: { daily: boolean; user: boolean; opened: boolean }): Promise<void> {
+    if (this.keyedByReport(r)) {
+      const [daily, user] = this.markerKeys(r as Stamped & { reportId: string });
+      await Promise.all([
+        this.scripts.dailyReleaseOnce(this.dailyKey(r), daily),
+        this.scripts.userReleaseOnce(...this.userKeys(r.userId), user, requestReporter(r)),
+      ]);
+      return;
+    }
     await Promise.all([
       taken.daily && this.scripts.dailyRelease(this.dailyKey(r)),
       taken.user && this.scripts.userRelease(...this.userKeys(r.userId), requestReporter(r), taken.opened ? 1 : 0),

@@ -58,6 +58,46 @@ dailyReserve(KEYS[1])
 return 'ok'
 `;
 
+/**
+ * The per-slot reservations of one report (Redis Cluster), made idempotent by a marker in the same
+ * slot, named by the report id, holding the answer: sent again, a reservation answers what it did;
+ * released, the marker says 'released', so a sending that arrives later reserves nothing.
+ * Kept 30 s: long enough for a gateway to send again or release, short enough at 10,000 reports/s.
+ */
+const MARK_FN = `
+local function marked(key) return redis.call('GET', key) end
+local function mark(key, answer) redis.call('SET', key, answer, 'EX', 30) return answer end
+`;
+
+/** KEYS: the reporter's counter for the day, the report's marker. ARGV: maximum per day. DAILY_RESERVE, once per report. */
+export const DAILY_RESERVE_ONCE = `${DAILY_FN}${MARK_FN}
+local done = marked(KEYS[2])
+if done then return done end
+if dailyFull(KEYS[1], tonumber(ARGV[1])) then return mark(KEYS[2], 'daily') end
+dailyReserve(KEYS[1])
+return mark(KEYS[2], 'ok')
+`;
+
+/** KEYS: the reporter's counter for the day, the report's marker. Releases what DAILY_RESERVE_ONCE reserved, if anything. */
+export const DAILY_RELEASE_ONCE = `${DAILY_FN}${MARK_FN}
+if marked(KEYS[2]) == 'ok' then dailyRelease(KEYS[1]) end
+return mark(KEYS[2], 'released')
+`;
+
+/** KEYS: banned flag, open-case flag, reporters, the report's marker. ARGV: reporter. USER_RESERVE, once per report. */
+export const USER_RESERVE_ONCE = `${USER_FN}${MARK_FN}
+local done = marked(KEYS[4])
+if done then return done end
+return mark(KEYS[4], userRefusal(KEYS[1], KEYS[3], ARGV[1]) or userReserve(KEYS[2], KEYS[3], ARGV[1]))
+`;
+
+/** KEYS: banned flag, open-case flag, reporters, the report's marker. ARGV: reporter. Releases what USER_RESERVE_ONCE reserved, if anything. */
+export const USER_RELEASE_ONCE = `${USER_FN}${MARK_FN}
+local done = marked(KEYS[4])
+if done == 'opened' or done == 'appended' then userRelease(KEYS[2], KEYS[3], ARGV[1], done == 'opened') end
+return mark(KEYS[4], 'released')
+`;
+
 /** KEYS: the reporter's counter for the day. */
 export const DAILY_RELEASE = `${DAILY_FN}
 dailyRelease(KEYS[1])

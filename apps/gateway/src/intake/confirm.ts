@@ -21,3 +21,24 @@ export async function sendUntilConfirmed<T extends readonly unknown[]>(
   }
   return results;
 }
+
+/** How long something that must happen (a release) is tried again in the background, at most. */
+const BACKGROUND_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Runs `attempt` until it succeeds, waiting more each time (up to 10 s), for up to 10 minutes:
+ * for a release a caller no longer waits for, while Redis is out of reach. `onGiveUp` gets the last error.
+ */
+export async function retryInBackground(attempt: () => Promise<unknown>, onGiveUp: (err: Error) => void): Promise<void> {
+  let last: Error | undefined;
+  for (let wait = CONFIRM_EVERY_MS, until = Date.now() + BACKGROUND_WINDOW_MS; Date.now() < until; wait = Math.min(wait * 2, 10_000)) {
+    try {
+      await attempt();
+      return;
+    } catch (err) {
+      last = err as Error;
+    }
+    await sleep(wait);
+  }
+  onGiveUp(last ?? new Error('gave up'));
+}

@@ -19,5 +19,7 @@ import { TwoStepIntake } from './two-step-intake.js';
 export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard, log?: Pick<Logger, 'error'>): Intake {
   const onAbandonFailed = (err: Error, verdictsKey: string) =>
     log?.error({ err: err.message, verdictsKey }, 'could not abandon an unconfirmed intake job: its reservations stay until the day ends or the case closes');
-  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed) : new TwoStepIntake(queue, guard);
+  const onReleaseFailed = (err: Error, reportId: string) =>
+    log?.error({ err: err.message, reportId }, 'could not release the reservations of an unconfirmed report: they stay until the day ends or the case closes');
+  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed) : new TwoStepIntake(queue, guard, onReleaseFailed);
 }

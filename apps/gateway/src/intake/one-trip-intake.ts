@@ -2,13 +2,10 @@ import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
 import { MicroBatcher, type Redis } from '@rm/runtime';
-import { sendUntilConfirmed, sleep } from './confirm.js';
+import { retryInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 type Submission = { check: Stamped; report: IntakeReport };
-
-/** How long an abandon that Redis did not answer is tried again in the background. */
-const ABANDON_WINDOW_MS = 10 * 60_000;
 
 /**
  * For a standalone Redis: the reservations of one turn's submissions and the job holding all their
@@ -64,23 +61,12 @@ export class OneTripIntake implements Intake {
   private async abandon(checks: Stamped[], verdictsKey: string): Promise<ReserveOutcome[] | null> {
     try {
       return await this.guard.abandonRecorded(this.connection, checks, verdictsKey);
-    } catch (err) {
-      void this.abandonLater(checks, verdictsKey, err as Error);
+    } catch {
+      void retryInBackground(
+        () => this.guard.abandonRecorded(this.connection, checks, verdictsKey),
+        (err) => this.onAbandonFailed(err, verdictsKey),
+      );
       return null;
     }
-  }
-
-  private async abandonLater(checks: Stamped[], verdictsKey: string, first: Error): Promise<void> {
-    let last = first;
-    for (let wait = 200, until = Date.now() + ABANDON_WINDOW_MS; Date.now() < until; wait = Math.min(wait * 2, 10_000)) {
-      await sleep(wait);
-      try {
-        await this.guard.abandonRecorded(this.connection, checks, verdictsKey);
-        return;
-      } catch (err) {
-        last = err as Error;
-      }
-    }
-    this.onAbandonFailed(last, verdictsKey);
   }
 }
