@@ -32,6 +32,12 @@ export interface ModeratorRecord {
   createdAt: number;
 }
 
+/** Who made a report: a platform and an id there (the same id on two platforms is two people). */
+export interface ReporterRecord {
+  platform: string;
+  id: string;
+}
+
 export interface NewReport {
   id: string;
   userId: string;

@@ -9,6 +9,7 @@ import type {
   NewReport,
   Page,
   ReportRecord,
+  ReporterRecord,
   SavedReport,
   Transition,
   UserRecord,
@@ -49,7 +50,8 @@ export interface Store {
   openCaseOfUser(userId: string): Promise<CaseRecord | null>;
   /** Ids of the case's reports, oldest first. */
   caseReportIds(caseId: string): Promise<string[]>;
-  caseReporterIds(caseId: string): Promise<string[]>;
+  /** Each reporter of the case once, by platform then id. */
+  caseReporters(caseId: string): Promise<ReporterRecord[]>;
 
   /**
    * One atomic compare-and-set: applies the transition only if the case is still at
