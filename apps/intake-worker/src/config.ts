@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
-import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
+import { notifyPolicyShape } from '@rm/delivery';
+import { commonConfig, env, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
   ...workerConfigShape,

@@ -1,7 +1,7 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
 import { OpenCaseConflictError, type CaseEvent, type CaseRecord, type Store } from '@rm/storage';
 import type { DecideDeps } from './deps.js';
-import { decisionNotification } from './notifications.js';
+import { decisionNotification } from './decision-notification.js';
 import { newerCaseOpen, repostCase, type Repost } from './repost-case.js';
 import { plan } from './state-machine.js';
 

@@ -1,3 +1,4 @@
+import { createNotifier } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
 import { createLogger, loadConfig, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
@@ -10,7 +11,8 @@ let logger: Logger | undefined;
 runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions']);
+  const { store, redis, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions']);
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   const deps = {
     store,
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
@@ -25,7 +27,7 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { concurrency: config.MODERATION_CONCURRENCY },
+    { concurrency: config.MODERATION_CONCURRENCY, closers: [() => notifier.close()] },
   );
-  log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
+  log.info({ concurrency: config.MODERATION_CONCURRENCY, closers: [() => notifier.close()] }, 'moderation worker running');
 }, () => logger);

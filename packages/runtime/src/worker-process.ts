@@ -2,7 +2,6 @@ import type { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { QueueKey } from '@rm/contracts';
 import { createConsumer, type Handler } from './consumer.js';
-import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
 import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis.js';
 import type { ProbedStore } from './readiness.js';
 import { onShutdown } from './shutdown.js';
@@ -13,7 +12,7 @@ export interface WorkerStore extends ProbedStore {
   close(): Promise<void>;
 }
 
-export interface WorkerProcessConfig extends NotifyPolicy, RedisTarget {
+export interface WorkerProcessConfig extends RedisTarget {
   QUEUE_PREFIX: string;
   JOB_LOCK_MS: number;
   METRICS_PORT: number;
@@ -23,11 +22,9 @@ export interface WorkerProcessConfig extends NotifyPolicy, RedisTarget {
 export interface WorkerProcess<S extends WorkerStore> {
   store: S;
   redis: Redis;
-  notifier: Notifier;
   ops: WorkerOps;
   /**
-   * Consumes one queue of the catalog until SIGTERM, then closes the worker, the ops port, the
-   * notifier, `closers`, Redis and the store, in that order.
+   * Consumes one queue of the catalog until SIGTERM, then closes the worker, the ops port, `closers`, Redis and the store, in that order.
    */
   consume<K extends QueueKey>(
     key: K,
@@ -38,7 +35,7 @@ export interface WorkerProcess<S extends WorkerStore> {
 
 /**
  * The start-up every worker shares: the store, Redis (waited for), the ops port on METRICS_PORT
- * with depth gauges of `watched` queues, and a notifier.
+ * with depth gauges of `watched` queues.
  */
 export async function startWorkerProcess<S extends WorkerStore>(
   service: string,
@@ -57,11 +54,9 @@ export async function startWorkerProcess<S extends WorkerStore>(
     queues: watched,
     logger: log,
   });
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   return {
     store,
     redis,
-    notifier,
     ops,
     consume(key, handler, options) {
       const worker = createConsumer(key, handler, {
@@ -73,7 +68,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
         metrics: ops.metrics,
         ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
       });
-      onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), ...(options.closers ?? []), () => redis.quit(), () => store.close()]);
+      onShutdown(log, [() => worker.close(), () => ops.close(), ...(options.closers ?? []), () => redis.quit(), () => store.close()]);
       void worker.run();
       return worker;
     },

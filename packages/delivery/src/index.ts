@@ -1,0 +1,3 @@
+export * from './notifier.js';
+export * from './case-sync-marks.js';
+export * from './dead-letters.js';
