@@ -10,6 +10,7 @@ import type {
   UserRecord,
 } from './records.js';
 import type { Store } from './store.js';
+import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -119,6 +120,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(updated).not.toBeNull();
       return updated!;
     }
+
+    describeSanctionsContract(() => store);
 
     describe('API keys', () => {
       it('creates a key and reads it back with every field', async () => {
@@ -770,6 +773,8 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
   };
 
   describe(`${name} store: two handles on the same data`, () => {
+    describeSharedSanctionsContract(openPair);
+
     it('saving reports about the same new user from both opens exactly one case', () =>
       withPair(async (a, b) => {
         const [[fromA], [fromB]] = await Promise.all([a.saveReports([report('ra', 'new-user', 1_000)]), b.saveReports([report('rb', 'new-user', 2_000)])]);

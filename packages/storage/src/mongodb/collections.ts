@@ -12,6 +12,7 @@ import type {
   ReportDoc,
   UserDoc,
 } from './documents.js';
+import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './sanctions.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -26,6 +27,9 @@ export const COLLECTION_NAMES = {
   caseMessages: 'case_messages',
   deliveries: 'deliveries',
   counters: 'counters',
+  sanctions: 'sanctions',
+  sanctionEvents: 'sanction_events',
+  effects: 'effects',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -41,6 +45,9 @@ export interface Collections {
   caseMessages: Collection<CaseMessageDoc>;
   deliveries: Collection<DeliveryDoc>;
   counters: Collection<CounterDoc>;
+  sanctions: Collection<SanctionDoc>;
+  sanctionEvents: Collection<SanctionEventDoc>;
+  effects: Collection<EffectDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -57,5 +64,8 @@ export function collectionsOf(db: Db): Collections {
     caseMessages: db.collection<CaseMessageDoc>(n.caseMessages),
     deliveries: db.collection<DeliveryDoc>(n.deliveries),
     counters: db.collection<CounterDoc>(n.counters),
+    sanctions: db.collection<SanctionDoc>(n.sanctions),
+    sanctionEvents: db.collection<SanctionEventDoc>(n.sanctionEvents),
+    effects: db.collection<EffectDoc>(n.effects),
   };
 }

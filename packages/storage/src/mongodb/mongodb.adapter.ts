@@ -9,6 +9,7 @@ import { isDuplicateKey } from './driver-errors.js';
 import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { saveReports } from './save-reports.js';
+import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 
 /**
@@ -21,6 +22,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Store
     const db = client.db(dbName);
     const c = collectionsOf(db);
     await ensureSchema(db, c);
+    await migrateBans(client, c);
     return mongoStore(client, c);
   } catch (err) {
     await client.close();
@@ -61,9 +63,6 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     async getUser(id) {
       const doc = await c.users.findOne({ _id: id });
       return doc ? toUser(doc) : null;
-    },
-    async isBanned(userId) {
-      return (await c.bans.findOne({ _id: userId }, { projection: { _id: 1 } })) !== null;
     },
     async addModerator(m) {
       await insertOrDuplicate('moderator', m.id, () => c.moderators.insertOne(toModeratorDoc(m)));
@@ -114,6 +113,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       return (await c.events.find({ caseId }).sort({ seq: 1 }).toArray()).map(toEvent);
     },
     ...messageMethods(c),
+    ...sanctionMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;
