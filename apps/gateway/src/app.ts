@@ -14,6 +14,7 @@ import { installQueueDashboard } from './http/queue-dashboard.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
+import { sanctionsRoutes } from './routes/sanctions.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -57,6 +58,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       installAuth(v1, keyCache, deps.guard);
       await v1.register(reportsRoutes(deps));
       await v1.register(decisionsRoutes(deps));
+      await v1.register(sanctionsRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -1,25 +1,47 @@
-import { createNotifier } from '@rm/delivery';
+import { createConsumer, createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createNotifier, EffectRelay, effectHandlers } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
-import { ReportGuard } from '@rm/report-guard';
-import { createLogger, loadConfig, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
+import { handleSanctionJob, scheduleExpiry, scheduleSweep } from './sanction-jobs.js';
 
 let logger: Logger | undefined;
 
 runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
-  const { store, redis, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions']);
+  const { store, redis, ops, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions', 'sanctions']);
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const sanctionsQueue = openQueue('sanctions', redis, config.QUEUE_PREFIX);
+  const relay = new EffectRelay({
+    store,
+    handlers: effectHandlers({
+      store,
+      userSync: new UserStateSync(redis, config.QUEUE_PREFIX),
+      statusCache: new SanctionStatusCache(redis, config.QUEUE_PREFIX),
+      notify: notifier.notify,
+      scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
+    }),
+    onError: (err, effect) => log.warn({ err, effectId: effect.id, kind: effect.kind }, 'effect failed; it stays pending for the sweep'),
+  });
   const deps = {
     store,
-    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     chat: createChatPlatform(config, store),
-    notify: notifier.notify,
+    relay,
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
+  const sanctionsWorker = createConsumer('sanctions', handleSanctionJob({ store, relay }), {
+    connection: redis,
+    keyPrefix: config.QUEUE_PREFIX,
+    concurrency: 2,
+    logger: log,
+    lockMs: config.JOB_LOCK_MS,
+    metrics: ops.metrics,
+  });
+  await scheduleSweep(sanctionsQueue);
+  void sanctionsWorker.run();
   consume(
     'decisions',
     async (job) => {
@@ -27,7 +49,7 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { concurrency: config.MODERATION_CONCURRENCY, closers: [() => notifier.close()] },
+    { concurrency: config.MODERATION_CONCURRENCY, closers: [() => sanctionsWorker.close(), () => sanctionsQueue.close(), () => notifier.close()] },
   );
-  log.info({ concurrency: config.MODERATION_CONCURRENCY, closers: [() => notifier.close()] }, 'moderation worker running');
+  log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
 }, () => logger);

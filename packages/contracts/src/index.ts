@@ -5,3 +5,5 @@ export * from './http.js';
 export * from './decisions.js';
 export * from './queues.js';
 export * from './notifications.js';
+export * from './sanctions.js';
+export * from './sanction-jobs.js';

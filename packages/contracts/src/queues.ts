@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
 import { DecisionJob } from './decisions.js';
+import { SanctionJob, sanctionJobId } from './sanction-jobs.js';
 import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
 
 /** One accepted report, already validated by the gateway. */
@@ -48,6 +49,8 @@ export const QUEUES = {
   notifications: { name: 'notifications', payload: NotificationJob, attempts: 8, backoff: { type: 'exponential-jitter', delay: 1000 } },
   /** Dead letters of the notifications queue: never consumed, listed and replayed by the CLI. */
   notificationsDead: { name: 'notifications-dead', payload: DeadNotification, attempts: 1, backoff: { type: 'exponential', delay: 0 } },
+  /** Sanction expiries (delayed jobs) and the outbox sweep (a repeatable job), for the moderation worker. */
+  sanctions: { name: 'sanctions', payload: SanctionJob, attempts: 20, backoff: { type: 'exponential-jitter', delay: 1000 } },
 } as const satisfies Record<string, QueueSpec<z.ZodType>>;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -61,6 +64,7 @@ export const jobIdFor = {
   notifications: notificationJobId,
   /** A dead letter keeps the id of the job it holds. */
   notificationsDead: (deadJobId: string) => deadJobId,
+  sanctions: sanctionJobId,
 } satisfies { [K in QueueKey]: (source: never) => string };
 
 /**

@@ -7,6 +7,7 @@ import {
   DismissBody,
   DismissResponse,
   ErrorResponse,
+  parseIsoDuration,
   ReportIdParams,
   UnclaimBody,
   UndoBody,
@@ -45,7 +46,15 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/reports/:id/approve',
       { config, schema: { params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
       async (req) =>
-        requestDecision(deps, { action: 'approve', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
+        requestDecision(deps, {
+          action: 'approve',
+          decisionId: uuidv7(),
+          reportId: req.params.id,
+          moderatorId: req.body.moderator.id,
+          ...(req.body.duration !== undefined && { durationMs: parseIsoDuration(req.body.duration)! }),
+          ...(req.body.reason !== undefined && { sanctionReason: req.body.reason }),
+          requestId: req.id,
+        }),
     );
     app.post(
       '/reports/:id/dismiss',
