@@ -5,6 +5,7 @@ import { SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
+import { GuardRebuild, REBUILD_CHECK_MS } from './guard-rebuild.js';
 import { handleSanctionJob, scheduleExpiry, scheduleSweep } from './sanction-jobs.js';
 
 let logger: Logger | undefined;
@@ -15,11 +16,12 @@ runMain('moderation-worker', async () => {
   const { store, redis, ops, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions', 'sanctions']);
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   const sanctionsQueue = openQueue('sanctions', redis, config.QUEUE_PREFIX);
+  const userSync = new UserStateSync(redis, config.QUEUE_PREFIX);
   const relay = new EffectRelay({
     store,
     handlers: effectHandlers({
       store,
-      userSync: new UserStateSync(redis, config.QUEUE_PREFIX),
+      userSync,
       statusCache: new SanctionStatusCache(redis, config.QUEUE_PREFIX),
       notify: notifier.notify,
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
@@ -41,6 +43,16 @@ runMain('moderation-worker', async () => {
     metrics: ops.metrics,
   });
   await scheduleSweep(sanctionsQueue);
+  // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
+  const rebuild = new GuardRebuild({ store, redis, prefix: config.QUEUE_PREFIX, userSync, afterRebuild: () => scheduleSweep(sanctionsQueue) });
+  if (await rebuild.ensure()) log.info('ban flags rebuilt from storage');
+  const rebuildTimer = setInterval(() => {
+    rebuild.ensure().then(
+      (rebuilt) => rebuilt && log.warn('Redis had lost its derived state: ban flags rebuilt from storage'),
+      (err: unknown) => log.warn({ err }, 'could not check or rebuild the ban flags in Redis'),
+    );
+  }, REBUILD_CHECK_MS);
+  rebuildTimer.unref();
   void sanctionsWorker.run();
   consume(
     'decisions',
@@ -49,7 +61,7 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { concurrency: config.MODERATION_CONCURRENCY, closers: [() => sanctionsWorker.close(), () => sanctionsQueue.close(), () => notifier.close()] },
+    { concurrency: config.MODERATION_CONCURRENCY, closers: [async () => clearInterval(rebuildTimer), () => sanctionsWorker.close(), () => sanctionsQueue.close(), () => notifier.close()] },
   );
   log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
 }, () => logger);
