@@ -1,7 +1,7 @@
 import { createConsumer, createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
-import { SanctionStatusCache, UserStateSync } from '@rm/report-guard';
+import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
@@ -44,11 +44,11 @@ runMain('moderation-worker', async () => {
   });
   await scheduleSweep(sanctionsQueue);
   // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
-  const rebuild = new GuardRebuild({ store, redis, prefix: config.QUEUE_PREFIX, userSync, afterRebuild: () => scheduleSweep(sanctionsQueue) });
-  if (await rebuild.ensure()) log.info('ban flags rebuilt from storage');
+  const rebuild = new GuardRebuild({ store, redis, prefix: config.QUEUE_PREFIX, userSync, guard: new ReportGuard(redis, config.QUEUE_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });
+  if (await rebuild.ensure()) log.info('ban flags and open-case marks rebuilt from storage');
   const rebuildTimer = setInterval(() => {
     rebuild.ensure().then(
-      (rebuilt) => rebuilt && log.warn('Redis had lost its derived state: ban flags rebuilt from storage'),
+      (rebuilt) => rebuilt && log.warn('Redis had lost its derived state: ban flags and open-case marks rebuilt from storage'),
       (err: unknown) => log.warn({ err }, 'could not check or rebuild the ban flags in Redis'),
     );
   }, REBUILD_CHECK_MS);

@@ -99,6 +99,23 @@ export function describeSanctionsContract(store: () => Store): void {
     });
   });
 
+  describe('open cases', () => {
+    it('pages the open and claimed cases by id, without decided ones', async () => {
+      const ids: string[] = [];
+      for (const u of ['o1', 'o2', 'o3']) {
+        const [saved] = await store().saveReports([report(`r-${u}`, u, 1_000)]);
+        ids.push(saved!.caseId);
+      }
+      const claimed = (await store().transitionCase(step((await store().getCase(ids[1]!))!, 'claimed', 'd-oc-claim')))!;
+      await approvedCase('o4', 'd-oc-approve');
+      const all = await store().openCases('', 10);
+      expect(all.map((c) => c.id)).toEqual([...ids].sort());
+      expect(all.find((c) => c.id === claimed.id)?.state).toBe('claimed');
+      const first = await store().openCases('', 2);
+      expect([...first, ...(await store().openCases(first.at(-1)!.id, 2))].map((c) => c.id)).toEqual([...ids].sort());
+    });
+  });
+
   describe('the sanction feed', () => {
     it('every change once, in order, with strictly increasing seq; paging with the last seq misses nothing', async () => {
       const c1 = await approvedCase('u1', 'd-1', { reason: null, expiresAt: 10_000 }, 5_000);

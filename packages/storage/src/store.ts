@@ -93,6 +93,8 @@ export interface Store {
   expireSanction(end: SanctionEnd): Promise<SanctionRecord | null>;
   /** Active sanctions whose expiresAt has passed, soonest first. */
   dueSanctions(at: number, limit: number): Promise<SanctionRecord[]>;
+  /** Open and claimed cases by id, after `afterId` (to rebuild Redis's open-case marks). */
+  openCases(afterId: string, limit: number): Promise<CaseRecord[]>;
   /** Ids of the players with an active sanction (to rebuild Redis's ban flags). */
   bannedUserIds(): Promise<string[]>;
   /**

@@ -97,6 +97,9 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       const doc = await c.cases.findOne({ userId, open: true });
       return doc ? toCase(doc) : null;
     },
+    async openCases(afterId, limit) {
+      return (await c.cases.find({ open: true, _id: { $gt: afterId } }).sort({ _id: 1 }).limit(limit).toArray()).map(toCase);
+    },
     async caseReportIds(caseId) {
       const docs = await c.reports.find({ caseId }, { projection: { _id: 1 } }).sort({ receivedAt: 1, _id: 1 }).toArray();
       return docs.map((d) => d._id);

@@ -4,7 +4,8 @@ import { report, System, type Key } from '../harness.js';
 import { PrivateRedis } from '../private-redis.js';
 
 // Redis holds derived state only: after a real FLUSHALL the ban API, the list and the check still
-// report every banned player as banned (rebuilt from storage), and a pending expiry still happens.
+// report every banned player as banned (rebuilt from storage), open cases keep their reporters'
+// marks, and a pending expiry still happens.
 let redis: PrivateRedis;
 let sys: System;
 let admin: Key;
@@ -34,6 +35,9 @@ const check = async (userId: string) => (await sys.post('/v1/reports/check', adm
 it('after FLUSHALL no banned player is reported as not banned, and a temporary sanction still expires', async () => {
   await approved('861');
   await approved('862', { duration: 'PT4S' });
+  // An open case: its reporter may not report it again.
+  expect((await sys.post('/v1/reports/new', admin.auth, report('863', 'rep-863'))).status).toBe(200);
+  await sys.waitFor(async () => (await sys.get('/v1/reports/863', admin.auth)).body.count === 1, 15_000, 'report stored');
   expect((await check('861')).canReport).toBe(false);
   // The status cache is filled before the loss.
   expect((await sys.get('/v1/sanctions/861', admin.auth)).body.banned).toBe(true);
@@ -48,7 +52,8 @@ it('after FLUSHALL no banned player is reported as not banned, and a temporary s
   // The check's ban flag is rebuilt by the moderation worker within about a second.
   await sys.waitFor(async () => (await check('861')).canReport === false, 10_000, 'the ban flag rebuilt');
   expect((await check('861')).reason).toMatch(/banned/i);
-  // A player never sanctioned is still reportable.
+  // The open case's mark is rebuilt too; anyone else may still report the player.
+  await sys.waitFor(async () => (await sys.post('/v1/reports/check', admin.auth, { userId: '863', reporterId: 'rep-863' })).body.canReport === false, 10_000, 'the open-case mark rebuilt');
   expect((await check('863')).canReport).toBe(true);
 
   // The delayed expiry job was lost with Redis; the sweep, rescheduled by the rebuild, expires it.
