@@ -8,6 +8,7 @@ import { messagesCommand } from './commands/messages.js';
 import { notificationsCommand } from './commands/notifications.js';
 import { moderatorCommand } from './commands/moderator.js';
 import { queuesCommand } from './commands/queues.js';
+import { sanctionsCommand } from './commands/sanctions.js';
 import { userCommand } from './commands/user.js';
 import { CliContext, CliError } from './context.js';
 
@@ -26,7 +27,8 @@ const program = new Command('rm')
   .addCommand(notificationsCommand(ctx))
   .addCommand(jobsCommand(ctx))
   .addCommand(queuesCommand(ctx))
-  .addCommand(deadlinesCommand(ctx));
+  .addCommand(deadlinesCommand(ctx))
+  .addCommand(sanctionsCommand(ctx));
 
 let code = 0;
 try {

@@ -13,6 +13,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
+import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './sanctions.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -28,6 +29,9 @@ export const COLLECTION_NAMES = {
   deliveries: 'deliveries',
   counters: 'counters',
   slaBreaches: 'sla_breaches',
+  sanctions: 'sanctions',
+  sanctionEvents: 'sanction_events',
+  effects: 'effects',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -44,6 +48,9 @@ export interface Collections {
   deliveries: Collection<DeliveryDoc>;
   counters: Collection<CounterDoc>;
   slaBreaches: Collection<SlaBreachDoc>;
+  sanctions: Collection<SanctionDoc>;
+  sanctionEvents: Collection<SanctionEventDoc>;
+  effects: Collection<EffectDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -61,5 +68,8 @@ export function collectionsOf(db: Db): Collections {
     deliveries: db.collection<DeliveryDoc>(n.deliveries),
     counters: db.collection<CounterDoc>(n.counters),
     slaBreaches: db.collection<SlaBreachDoc>(n.slaBreaches),
+    sanctions: db.collection<SanctionDoc>(n.sanctions),
+    sanctionEvents: db.collection<SanctionEventDoc>(n.sanctionEvents),
+    effects: db.collection<EffectDoc>(n.effects),
   };
 }
