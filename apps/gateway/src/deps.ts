@@ -1,7 +1,7 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
 import type { UserDirectory } from '@rm/platforms';
-import type { ReportGuard } from '@rm/report-guard';
+import type { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
 import type { Metrics, Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
@@ -9,11 +9,13 @@ import type { Intake } from './intake/intake.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
-  config: Pick<GatewayConfig, 'MAX_REPORTS_PER_DAY' | 'DECISION_TIMEOUT_MS' | 'KEY_CACHE_TTL_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'QUEUE_DASHBOARD' | 'QUEUE_PREFIX'>;
+  config: Pick<GatewayConfig, 'MAX_REPORTS_PER_DAY' | 'DECISION_TIMEOUT_MS' | 'KEY_CACHE_TTL_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'QUEUE_DASHBOARD'>;
   logger: Logger;
   store: Store;
   redis: Redis;
   guard: ReportGuard;
+  /** The ban API's answers, cached per player in Redis (derived state, rebuilt from the store on a miss). */
+  sanctionCache: SanctionStatusCache;
   directory: UserDirectory;
   intakeQueue: Queue;
   /** Submits are checked and go to the intake queue through this, one job per event-loop turn. */

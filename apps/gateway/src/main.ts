@@ -1,7 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import { QUEUES, queuePrefix } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
-import { ReportGuard } from '@rm/report-guard';
+import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
 import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
@@ -42,6 +42,7 @@ runMain('gateway', async () => {
     store,
     redis,
     guard,
+    sanctionCache: new SanctionStatusCache(redis, config.QUEUE_PREFIX),
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     intakeQueue,
     intake: createIntake(intakeQueue, queueConnection, guard, logger),

@@ -23,7 +23,7 @@ const deps = {
   config: loadConfig(gatewayConfig, {}),
   logger: createLogger('gateway', 'silent'),
   metrics: new Metrics('gateway'),
-  ...Object.fromEntries(['store', 'redis', 'guard', 'directory', 'intakeQueue', 'intake', 'decisionsQueue', 'decisionEvents'].map((name) => [name, unavailable(name)])),
+  ...Object.fromEntries(['store', 'redis', 'guard', 'sanctionCache', 'directory', 'intakeQueue', 'intake', 'decisionsQueue', 'decisionEvents'].map((name) => [name, unavailable(name)])),
   dashboardQueues: [],
 } as unknown as GatewayDeps;
 

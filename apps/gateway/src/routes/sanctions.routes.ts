@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, SanctionFeedQuery, SanctionFeedResponse, SanctionStatusResponse, SanctionUserParams } from '@rm/contracts';
-import { SanctionStatusCache } from '@rm/report-guard';
 import type { GatewayDeps } from '../deps.js';
 import { sanctionFeed } from '../use-cases/sanction-feed.js';
 import { sanctionStatus } from '../use-cases/sanction-status.js';
@@ -10,7 +9,6 @@ const config = { permission: 'sanctions.read' } as const;
 
 /** The ban API for game servers: a player's sanctions (checked on join) and the feed of every change. */
 export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
-  const cache = new SanctionStatusCache(deps.redis, deps.config.QUEUE_PREFIX);
   return async (app) => {
     app.get(
       '/sanctions/:userId',
@@ -25,7 +23,7 @@ export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
-        const json = await sanctionStatus({ store: deps.store, cache }, req.params.userId);
+        const json = await sanctionStatus({ store: deps.store, cache: deps.sanctionCache }, req.params.userId);
         // Sent as cached: a string with a JSON content type is not serialized again (the type
         // provider only knows the parsed shape, hence the cast).
         return reply.type('application/json; charset=utf-8').send(json as unknown as SanctionStatusResponse);
