@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
+import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
@@ -10,5 +11,7 @@ export const intakeConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
   INTAKE_CONCURRENCY: env.positiveInt(50),
+  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  ...triageConfigShape,
 });
 export type IntakeConfig = z.infer<typeof intakeConfig>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatConfigShape } from '@rm/platforms';
+import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const moderationConfig = commonConfig.extend({
@@ -12,5 +13,7 @@ export const moderationConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Decision jobs processed at once by this process. */
   MODERATION_CONCURRENCY: env.positiveInt(10),
+  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  ...triageConfigShape,
 });
 export type ModerationConfig = z.infer<typeof moderationConfig>;

@@ -25,6 +25,7 @@ runMain('notification-worker', async () => {
     syncMarks: new CaseSyncMarks(redis, config.QUEUE_PREFIX),
     lockCase: (caseId, fn) => withLock(redis, `${config.QUEUE_PREFIX}:lock:case-message:${caseId}`, lock, fn),
     settings: { reportChannel: config.REPORT_CHANNEL_ID, hideUsername: config.HIDE_USERNAME },
+    triage: { policy: config.TRIAGE_POLICY, escalationChannel: config.ESCALATION_CHANNEL_ID },
   });
 
   consume(

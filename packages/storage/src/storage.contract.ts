@@ -10,6 +10,7 @@ import type {
   UserRecord,
 } from './records.js';
 import type { Store } from './store.js';
+import { describeTriageContract } from './triage.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -94,6 +95,7 @@ function move(
 }
 
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describeTriageContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

@@ -2,15 +2,20 @@ import type {
   ApiKeyRecord,
   CaseEvent,
   CaseMessageRecord,
+  CaseQuery,
   CaseRecord,
+  CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
   ModeratorRecord,
   NewReport,
   Page,
   ReportRecord,
+  ReporterRef,
+  ReporterStats,
   SavedReport,
   Transition,
+  TriagedCase,
   UserRecord,
 } from './records.js';
 
@@ -76,6 +81,23 @@ export interface Store {
   findDelivery(key: string): Promise<DeliveryRecord | null>;
   /** Idempotent on key: the first record wins and is returned; a later one changes nothing. */
   recordDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord>;
+
+  // Triage (docs/triage.md). transitionCase also keeps ReporterStats: a transition into approved
+  // or dismissed counts the case's reporters, the undo of one uncounts them, in its transaction.
+  /** The case's reports, oldest first. */
+  caseReports(caseId: string): Promise<ReportRecord[]>;
+  /** Stats of the reporters asked for that have any; a reporter never decided on is left out. */
+  reporterStats(reporters: ReporterRef[]): Promise<ReporterStats[]>;
+  getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
+  /** Inserts or replaces the case's triage. */
+  setCaseTriage(triage: CaseTriageRecord): Promise<void>;
+  /** Triaged cases matching the query, sorted and paged; `total` counts every match. */
+  listCases(query: CaseQuery): Promise<{ total: number; cases: TriagedCase[] }>;
+  /**
+   * Every stored report, a page at a time in the store's own order (not time order), for replays.
+   * Pass the returned cursor to get the next page; null when there is no more.
+   */
+  scanReports(cursor: string | null, limit: number): Promise<{ reports: ReportRecord[]; cursor: string | null }>;
 
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type {
   CaseMessageDoc,
   CounterDoc,
   DeliveryDoc,
+  ReporterStatsDoc,
   EventDoc,
   MessageDoc,
   ModeratorDoc,
@@ -26,6 +27,7 @@ export const COLLECTION_NAMES = {
   caseMessages: 'case_messages',
   deliveries: 'deliveries',
   counters: 'counters',
+  reporterStats: 'reporter_stats',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -41,6 +43,7 @@ export interface Collections {
   caseMessages: Collection<CaseMessageDoc>;
   deliveries: Collection<DeliveryDoc>;
   counters: Collection<CounterDoc>;
+  reporterStats: Collection<ReporterStatsDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -57,5 +60,6 @@ export function collectionsOf(db: Db): Collections {
     caseMessages: db.collection<CaseMessageDoc>(n.caseMessages),
     deliveries: db.collection<DeliveryDoc>(n.deliveries),
     counters: db.collection<CounterDoc>(n.counters),
+    reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
   };
 }

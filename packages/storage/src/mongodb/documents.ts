@@ -4,6 +4,7 @@ import type {
   CaseMessageRecord,
   CaseRecord,
   CaseState,
+  CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
   ModeratorRecord,
@@ -60,6 +61,8 @@ export type CaseDoc = Omit<CaseRecord, 'id'> & {
   open?: true;
   /** The report that opened the case, so whichever process stores that report says openedCase. */
   openedBy: string;
+  /** The case's triage as last computed; absent until then. */
+  triage?: Omit<CaseTriageRecord, 'caseId'>;
 };
 export const toCase = (d: CaseDoc): CaseRecord => ({
   id: d._id,
@@ -176,4 +179,12 @@ export const toDelivery = (d: DeliveryDoc): DeliveryRecord => ({ key: d._id, ext
 export interface CounterDoc {
   _id: string;
   value: number;
+}
+
+/** A reporter's decided cases; unique on {platform, reporterId}. */
+export interface ReporterStatsDoc {
+  platform: string;
+  reporterId: string;
+  approved: number;
+  dismissed: number;
 }

@@ -10,6 +10,7 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { saveReports } from './save-reports.js';
 import { transitionCase } from './transition-case.js';
+import { triageMethods } from './triage.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -114,6 +115,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       return (await c.events.find({ caseId }).sort({ seq: 1 }).toArray()).map(toEvent);
     },
     ...messageMethods(c),
+    ...triageMethods(c),
     close() {
       closing ??= client.close();
       return closing;

@@ -4,6 +4,7 @@ import { OPEN_STATES, type CaseRecord, type Transition } from '../records.js';
 import type { Collections } from './collections.js';
 import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
+import { countDecision } from './triage.js';
 
 /**
  * Snapshot reads and majority writes: a committed decision survives a failover, and the
@@ -75,5 +76,6 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
   } else if (t.ban === 'lift') {
     await c.bans.deleteOne({ _id: updated.userId }, { session });
   }
+  await countDecision(c, t, session);
   return toCase(updated);
 }

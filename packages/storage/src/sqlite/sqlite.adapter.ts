@@ -39,6 +39,7 @@ import {
   type UserRow,
 } from './rows.js';
 import { MIGRATIONS } from './schema.js';
+import { sqliteTriage } from './triage.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -149,6 +150,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ),
   };
 
+  const triage = sqliteTriage(db);
+
   const insertOrDuplicate = (what: string, id: string, run: () => void) => {
     try {
       run();
@@ -216,6 +219,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     });
     if (t.ban === 'set') q.setBan.run(before.user_id, t.caseId, now);
     if (t.ban === 'lift') q.liftBan.run(before.user_id);
+    triage.countDecision(t);
     return toCase(q.getCase.get(t.caseId)!);
   });
 
@@ -332,6 +336,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     async recordDelivery(d) {
       return recordDelivery.immediate(d);
     },
+    ...triage.methods,
     async close() {
       if (closed) return;
       closed = true;

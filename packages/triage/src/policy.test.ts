@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '@rm/runtime';
+import { DEFAULT_POLICY, durationMs, loadPolicy, parseDuration, policyFromEnv, TriagePolicy } from './index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rm-policy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('ISO 8601 durations', () => {
+  it('reads weeks, days, hours, minutes and seconds', () => {
+    expect(parseDuration('PT30M')).toBe(30 * 60_000);
+    expect(parseDuration('P1DT2H')).toBe(26 * 3_600_000);
+    expect(parseDuration('P2W')).toBe(14 * 86_400_000);
+    expect(parseDuration('PT1.5S')).toBe(1_500);
+    expect(durationMs('PT4H')).toBe(4 * 3_600_000);
+  });
+
+  it('refuses what is not one, and months or years (their length varies)', () => {
+    for (const bad of ['', 'P', 'PT', '30M', 'P1M', 'P1Y', 'PT-1M', 'one hour']) expect(parseDuration(bad), bad).toBeNull();
+  });
+});
+
+describe('the triage policy', () => {
+  it('the built-in default is valid', () => {
+    expect(TriagePolicy.parse(DEFAULT_POLICY)).toEqual(DEFAULT_POLICY);
+  });
+
+  it('loads JSON and YAML files', () => {
+    const policy = { ...DEFAULT_POLICY, claimTtl: 'PT5M' };
+    expect(loadPolicy(file('p.json', JSON.stringify(policy))).claimTtl).toBe('PT5M');
+    const yaml = file('p.yaml', `category: {questionId: kind, default: other}\ncategories:\n  other: {severity: 1, sla: PT1H}\nweights: {severity: 1, reporters: 1, agePerHour: 0}\nbrigade: {window: PT1M, minReporters: 3, suspectShare: 0.5, lowCredibility: 0.2}\nclaimTtl: PT10M\nsystemModeratorId: bot\n`);
+    expect(loadPolicy(yaml)).toMatchObject({ category: { questionId: 'kind' }, rules: [], systemModeratorId: 'bot' });
+  });
+
+  it('names the bad field in one line', () => {
+    const bad = (patch: object) => () => loadPolicy(file('bad.json', JSON.stringify({ ...DEFAULT_POLICY, ...patch })));
+    expect(bad({ claimTtl: '30 minutes' })).toThrow(/^claimTtl: must be a positive ISO 8601 duration/);
+    expect(bad({ categories: { other: { severity: -1, sla: 'PT1H' } } })).toThrow(/^categories\.other\.severity: must be at least 0$/);
+    expect(bad({ category: { questionId: 'q', default: 'nope' } })).toThrow(/^category\.default: names no category/);
+    expect(bad({ extra: 1 })).toThrow(/extra/);
+    const rule = { id: 'r1', category: 'cheating', minReporters: 2, minCredibility: 0.5, window: 'PT1H', action: { type: 'escalate', boost: 10 } };
+    expect(bad({ rules: [rule, rule] })).toThrow(/^rules\.1\.id: duplicate rule id r1$/);
+    expect(bad({ rules: [{ ...rule, category: 'unknown' }] })).toThrow(/^rules\.0\.category: names no category/);
+    expect(bad({ rules: [{ ...rule, action: { type: 'sanction', duration: 'P1D' } }] })).toThrow(/^rules\.0\.action\.type: sanction is not available/);
+    expect(() => loadPolicy(file('broken.json', '{'))).toThrow(/is not valid JSON/);
+    expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read/);
+  });
+
+  it('policyFromEnv: the default when TRIAGE_POLICY is unset, a ConfigError naming TRIAGE_POLICY when bad', () => {
+    expect(policyFromEnv({})).toEqual(DEFAULT_POLICY);
+    const path = file('env.json', JSON.stringify({ ...DEFAULT_POLICY, weights: { severity: 1 } }));
+    try {
+      policyFromEnv({ TRIAGE_POLICY: path });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).lines).toEqual([expect.stringMatching(/^TRIAGE_POLICY: weights\.reporters: .*\(got ".*env\.json"\)$/)]);
+    }
+  });
+});
