@@ -11,6 +11,7 @@ import { handleError, installErrorHandling } from './http/error-handler.js';
 import { installRequestMetrics } from './http/observability.js';
 import { installOpenApi } from './http/openapi.js';
 import { installQueueDashboard } from './http/queue-dashboard.js';
+import { casesRoutes } from './routes/cases.routes.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
@@ -57,6 +58,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       installAuth(v1, keyCache, deps.guard);
       await v1.register(reportsRoutes(deps));
       await v1.register(decisionsRoutes(deps));
+      await v1.register(casesRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -5,3 +5,4 @@ export * from './http.js';
 export * from './decisions.js';
 export * from './queues.js';
 export * from './notifications.js';
+export * from './cases.js';
