@@ -4,3 +4,4 @@ export * from './policy-config.js';
 export * from './credibility.js';
 export * from './assess-case.js';
 export * from './refresh-triage.js';
+export * from './replay.js';

@@ -7,6 +7,7 @@ import { messagesCommand } from './commands/messages.js';
 import { notificationsCommand } from './commands/notifications.js';
 import { moderatorCommand } from './commands/moderator.js';
 import { queuesCommand } from './commands/queues.js';
+import { rulesCommand } from './commands/rules.js';
 import { userCommand } from './commands/user.js';
 import { CliContext, CliError } from './context.js';
 
@@ -24,7 +25,8 @@ const program = new Command('rm')
   .addCommand(messagesCommand(ctx))
   .addCommand(notificationsCommand(ctx))
   .addCommand(jobsCommand(ctx))
-  .addCommand(queuesCommand(ctx));
+  .addCommand(queuesCommand(ctx))
+  .addCommand(rulesCommand(ctx));
 
 let code = 0;
 try {
