@@ -56,7 +56,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     const attempts = job?.opts.attempts ?? 1;
     const final = job ? job.attemptsMade >= attempts || err instanceof UnrecoverableError : true;
     options.metrics?.jobs.inc({ queue: spec.name, outcome: final ? 'failed' : 'retried' });
-    (final ? options.metrics?.deadLetters : options.metrics?.retries)?.inc({ queue: spec.name });
+    (final ? options.metrics?.failedForGood : options.metrics?.retries)?.inc({ queue: spec.name });
     options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
     if (final && job && options.onFailedForGood) {
       options.onFailedForGood(job, err).catch((cause: unknown) => options.logger.error({ err: cause, jobId: job.id }, 'could not hand over a job that failed for good'));

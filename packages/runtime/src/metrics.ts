@@ -12,7 +12,7 @@ export class Metrics {
   readonly jobs: Counter<'queue' | 'outcome'>;
   readonly jobDuration: Histogram<'queue'>;
   readonly retries: Counter<'queue'>;
-  readonly deadLetters: Counter<'queue'>;
+  readonly failedForGood: Counter<'queue'>;
   readonly refusals: Counter<'reason'>;
 
   constructor(readonly service: string) {
@@ -30,7 +30,7 @@ export class Metrics {
     this.jobs = new Counter({ name: 'rm_jobs_total', help: 'Jobs processed by queue and outcome (completed, failed, retried)', labelNames: ['queue', 'outcome'], registers: r });
     this.jobDuration = new Histogram({ name: 'rm_job_duration_seconds', help: 'Job processing time by queue', labelNames: ['queue'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: r });
     this.retries = new Counter({ name: 'rm_job_retries_total', help: 'Job attempts that failed and will be retried', labelNames: ['queue'], registers: r });
-    this.deadLetters = new Counter({ name: 'rm_dead_letters_total', help: 'Jobs that failed for good', labelNames: ['queue'], registers: r });
+    this.failedForGood = new Counter({ name: 'rm_jobs_failed_total', help: 'Jobs that failed for good, on every queue', labelNames: ['queue'], registers: r });
     this.refusals = new Counter({ name: 'rm_refusals_total', help: 'Requests refused by a limit (rate, daily, banned, duplicate)', labelNames: ['reason'], registers: r });
   }
 

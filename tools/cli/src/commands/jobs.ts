@@ -2,7 +2,12 @@ import { Command, Option } from 'commander';
 import { QUEUES, type QueueKey } from '@rm/contracts';
 import { print, table, type CliContext } from '../context.js';
 
-const queueOption = () => new Option('--queue <queue>', 'which queue').choices(Object.keys(QUEUES)).default('intake');
+/** Queues are named as everywhere else (`notifications-dead`), not by their key in the catalog. */
+const KEY_OF_NAME = new Map(Object.entries(QUEUES).map(([key, spec]) => [spec.name, key as QueueKey]));
+const queueOption = () =>
+  new Option('--queue <queue>', 'which queue')
+    .choices([...KEY_OF_NAME.keys()])
+    .default(QUEUES.intake.name);
 
 export function jobsCommand(ctx: () => CliContext): Command {
   const cmd = new Command('jobs').description('jobs that failed for good');
@@ -11,8 +16,8 @@ export function jobsCommand(ctx: () => CliContext): Command {
     .description('list failed jobs of a queue')
     .addOption(queueOption())
     .option('--limit <n>', 'how many', '50')
-    .action(async (opts: { queue: QueueKey; limit: string }) => {
-      const q = await ctx().queue(opts.queue);
+    .action(async (opts: { queue: string; limit: string }) => {
+      const q = await ctx().queue(KEY_OF_NAME.get(opts.queue)!);
       const total = await q.getFailedCount();
       const jobs = await q.getFailed(0, Math.max(0, Number(opts.limit) - 1));
       print(`${total} failed job(s) in ${opts.queue}`);
@@ -24,8 +29,8 @@ export function jobsCommand(ctx: () => CliContext): Command {
     .command('retry')
     .description('move failed jobs of a queue back to waiting')
     .addOption(queueOption())
-    .action(async (opts: { queue: QueueKey }) => {
-      const q = await ctx().queue(opts.queue);
+    .action(async (opts: { queue: string }) => {
+      const q = await ctx().queue(KEY_OF_NAME.get(opts.queue)!);
       const count = await q.getFailedCount();
       await q.retryJobs({ state: 'failed' });
       print(`retried ${count} job(s) in ${opts.queue}`);
