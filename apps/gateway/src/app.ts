@@ -15,6 +15,7 @@ import { casesRoutes } from './routes/cases.routes.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
+import { statsRoutes } from './routes/stats.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -58,6 +59,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       installAuth(v1, keyCache, deps.guard);
       await v1.register(reportsRoutes(deps));
       await v1.register(decisionsRoutes(deps));
+      await v1.register(statsRoutes(deps));
       await v1.register(casesRoutes(deps));
     },
     { prefix: '/v1' },

@@ -2,7 +2,7 @@ import { QueueEvents } from 'bullmq';
 import { QUEUES, queuePrefix } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -21,6 +21,7 @@ runMain('gateway', async () => {
   const queueConnection = createRedis(config, { failFast: true, onError });
   const blocking = createRedis(config, { onError });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
+  await checkRedisAtStart(redis, logger);
   const intakeQueue = openQueue('intake', queueConnection, config.QUEUE_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.intake.attempts, backoff: QUEUES.intake.backoff, removeOnComplete: 1000, removeOnFail: false },
   });
@@ -28,7 +29,7 @@ runMain('gateway', async () => {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
-  const watchedQueues = (['notifications', 'notificationsDead'] as const).map((key) => openQueue(key, queueConnection, config.QUEUE_PREFIX));
+  const watchedQueues = (['notifications', 'notificationsDead', 'deadlines'] as const).map((key) => openQueue(key, queueConnection, config.QUEUE_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
   const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.QUEUE_PREFIX, 'decisions') });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
-import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
+import { commonConfig, env, notifyPolicyShape, queuePolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
   ...workerConfigShape,
@@ -11,6 +11,8 @@ export const intakeConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
   INTAKE_CONCURRENCY: env.positiveInt(50),
+  // A case a report opens starts its SLA here (SLA, SLA_BY_CATEGORY; CLAIM_TTL is declared with them).
+  ...queuePolicyShape,
   /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
   ...triageConfigShape,
 });

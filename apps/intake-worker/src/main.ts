@@ -1,9 +1,10 @@
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createLogger, loadConfig, MicroBatcher, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createDeadlines, createLogger, loadConfig, MicroBatcher, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore, type NewReport } from '@rm/storage';
 import { intakeConfig } from './config.js';
 import { storeReports } from './store-report.js';
+import { slaStarter } from './start-sla.js';
 
 let logger: Logger | undefined;
 
@@ -13,11 +14,13 @@ runMain('intake-worker', async () => {
   const { store, redis, notifier, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), ['intake']);
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
+  const deadlines = createDeadlines(redis, config.QUEUE_PREFIX);
   const deps = {
     saveReport: (report: NewReport) => saver.submit(report),
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     notify: notifier.notify,
+    startSla: slaStarter(deadlines, queuePolicy(config)),
     log,
   };
 
@@ -30,7 +33,7 @@ runMain('intake-worker', async () => {
       saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));
       return saved;
     },
-    { concurrency: config.INTAKE_CONCURRENCY },
+    { concurrency: config.INTAKE_CONCURRENCY, closers: [() => deadlines.close()] },
   );
   log.info({ concurrency: config.INTAKE_CONCURRENCY }, 'intake worker running');
 }, () => logger);

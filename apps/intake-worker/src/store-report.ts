@@ -10,6 +10,8 @@ export interface IntakeDeps {
   directory: UserDirectory;
   guard: ReportGuard;
   notify: (job: NotificationJob) => Promise<void>;
+  /** Starts the SLA of a case a report opened (see start-sla.ts). */
+  startSla: (caseId: string, userId: string, openedAt: number) => Promise<void>;
   log: Pick<Logger, 'warn'>;
 }
 
@@ -55,6 +57,9 @@ async function storeReport(deps: IntakeDeps, job: IntakeReport): Promise<SavedRe
     // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
     deps.guard.noteOpenCase(job.userId, [job.reporter.id]),
     deps.notify(saved.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about }),
+    // A redelivered report (created: false) may have opened its case before a crash: schedule
+    // again, which adds nothing when the check is already there.
+    saved.openedCase || !saved.created ? deps.startSla(saved.caseId, job.userId, job.receivedAt) : undefined,
   ]);
   return saved;
 }

@@ -4,6 +4,7 @@ import type { DecideDeps } from './deps.js';
 import { decisionNotification } from './notifications.js';
 import { newerCaseOpen, repostCase, type Repost } from './repost-case.js';
 import { plan } from './state-machine.js';
+import { scheduleDeadlines } from './schedule-deadlines.js';
 
 /** How many times a decision re-reads the case after losing a compare-and-set race. */
 const MAX_RACES = 8;
@@ -91,6 +92,7 @@ function rememberRepost(deps: DecideDeps, caseId: string, messageId: string, at:
 async function settle(deps: DecideDeps, job: DecisionJob, userId: string, applied: { caseId: string; fromState: CaseRecord['state']; at: number }, previous?: Repost['previous']): Promise<void> {
   await syncGuard(deps, userId);
   await deps.notify(decisionNotification(job, applied, previous));
+  await scheduleDeadlines(deps, job, applied, userId);
 }
 
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */

@@ -1,23 +1,30 @@
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createLogger, loadConfig, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createDeadlines, createLogger, installQueueHealthMetrics, loadConfig, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
+import { handleDeadline } from './handle-deadline.js';
 
 let logger: Logger | undefined;
 
 runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions']);
+  const { store, redis, notifier, ops, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions', 'deadlines']);
+  const deadlines = createDeadlines(redis, config.QUEUE_PREFIX);
+  const chat = createChatPlatform(config, store);
   const deps = {
     store,
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
-    chat: createChatPlatform(config, store),
+    chat,
     notify: notifier.notify,
+    deadlines,
+    policy: queuePolicy(config),
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
+  const queueHealth = installQueueHealthMetrics(ops.metrics, () => store.listOpenCases());
+
   consume(
     'decisions',
     async (job) => {
@@ -25,7 +32,16 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { concurrency: config.MODERATION_CONCURRENCY },
+    { concurrency: config.MODERATION_CONCURRENCY, closers: [() => deadlines.close()] },
   );
-  log.info({ concurrency: config.MODERATION_CONCURRENCY }, 'moderation worker running');
+  consume(
+    'deadlines',
+    async (job) => {
+      const outcome = await handleDeadline({ ...deps, slaBreached: queueHealth.slaBreached, settings: { escalationChannel: config.ESCALATION_CHANNEL_ID } }, job);
+      log.info({ ...job, outcome }, 'deadline handled');
+      return outcome;
+    },
+    { concurrency: config.DEADLINE_CONCURRENCY },
+  );
+  log.info({ concurrency: config.MODERATION_CONCURRENCY, claimTtlMs: config.CLAIM_TTL, slaMs: config.SLA }, 'moderation worker running');
 }, () => logger);

@@ -5,4 +5,7 @@ export * from './http.js';
 export * from './decisions.js';
 export * from './queues.js';
 export * from './notifications.js';
+export * from './durations.js';
+export * from './deadlines.js';
+export * from './stats.js';
 export * from './cases.js';

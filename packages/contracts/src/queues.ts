@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
 import { DecisionJob } from './decisions.js';
 import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
+import { DeadlineJob, deadlineJobId } from './deadlines.js';
 
 /** One accepted report, already validated by the gateway. */
 export const IntakeReport = z.object({
@@ -48,6 +49,8 @@ export const QUEUES = {
   notifications: { name: 'notifications', payload: NotificationJob, attempts: 8, backoff: { type: 'exponential-jitter', delay: 1000 } },
   /** Dead letters of the notifications queue: never consumed, listed and replayed by the CLI. */
   notificationsDead: { name: 'notifications-dead', payload: DeadNotification, attempts: 1, backoff: { type: 'exponential', delay: 0 } },
+  /** Delayed jobs of queue health: claims that expire, SLAs that escalate (moderation worker). */
+  deadlines: { name: 'deadlines', payload: DeadlineJob, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
 } as const satisfies Record<string, QueueSpec<z.ZodType>>;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -61,6 +64,7 @@ export const jobIdFor = {
   notifications: notificationJobId,
   /** A dead letter keeps the id of the job it holds. */
   notificationsDead: (deadJobId: string) => deadJobId,
+  deadlines: deadlineJobId,
 } satisfies { [K in QueueKey]: (source: never) => string };
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PlatformError } from './errors.js';
-import { callPlatform, isOk, statusError, urlOf } from './http.js';
+import { callPlatform, isAddressable, isOk, statusError, urlOf } from './http.js';
 import type { DirectoryUser, UserDirectory } from './user-directory.js';
 
 const PLATFORM = 'the game platform user directory';
@@ -22,6 +22,8 @@ export function httpDirectory(options: { baseUrl: string; timeoutMs: number }): 
   const target = { platform: PLATFORM, timeoutMs: options.timeoutMs, maxInlineRetryAfterMs: 0 };
   return {
     async getUser(id): Promise<DirectoryUser | null> {
+      // `/users/..` would address another path: no user the directory serves can have such an id.
+      if (!isAddressable(id)) return null;
       const answer = await callPlatform(target, 'GET', urlOf(options.baseUrl, 'users', id));
       if (answer.status === 404) return null;
       if (!isOk(answer.status)) throw statusError(PLATFORM, `the lookup of user ${id}`, answer.status);

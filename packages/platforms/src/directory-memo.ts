@@ -6,8 +6,8 @@ import type { DirectoryUser, UserDirectory } from './user-directory.js';
  * directory or its Redis cache: every submit looks its user up, and most users are reported again
  * and again. Unknown users are never kept, so a player who just signed up is found at once.
  */
-export function memoizedDirectory(inner: UserDirectory, ttlMs: number, maxEntries = 50_000): UserDirectory {
-  const found = new ExpiringCache<DirectoryUser>(ttlMs, maxEntries);
+export function memoizedDirectory(inner: UserDirectory, ttlMs: number, limits = { maxEntries: 50_000, maxBytes: 32 * 1024 * 1024 }): UserDirectory {
+  const found = new ExpiringCache<DirectoryUser>(ttlMs, limits);
   return {
     async getUser(id) {
       const now = Date.now();

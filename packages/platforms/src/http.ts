@@ -77,7 +77,29 @@ export function statusError(platform: string, what: string, status: number): Pla
 
 export const isOk = (status: number) => status >= 200 && status < 300;
 
-/** Joins a base URL (with or without a trailing slash) and escaped path segments. */
+/**
+ * Whether an id can travel as one path segment. URL parsers resolve `.` and `..` (percent-encoded
+ * too: `%2e` is a dot to them), so no escaping keeps `..` from addressing the parent path, and an
+ * empty segment would name the collection itself.
+ */
+export function isAddressable(segment: string): boolean {
+  return segment !== '' && segment !== '.' && segment !== '..';
+}
+
+/** An id that no path segment can carry (see isAddressable). */
+export class UnaddressableIdError extends Error {
+  constructor(segment: string) {
+    super(`"${segment}" cannot be sent as a URL path segment`);
+    this.name = 'UnaddressableIdError';
+  }
+}
+
+/**
+ * Joins a base URL (with or without a trailing slash) and path segments, each escaped as one
+ * segment (`/`, `?`, `#` and `%` included); throws UnaddressableIdError for `.`, `..` and ''.
+ */
 export function urlOf(base: string, ...segments: string[]): string {
+  const bad = segments.find((s) => !isAddressable(s));
+  if (bad !== undefined) throw new UnaddressableIdError(bad);
   return `${base.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`;
 }

@@ -6,8 +6,8 @@ export interface OpsServerOptions {
   port: number;
   host: string;
   metrics: Metrics;
-  /** Whether the process can do its work now (Redis and the store answer). */
-  ready: () => Promise<boolean>;
+  /** Whether the process can do its work now (Redis and the store answer), and what to warn of. */
+  ready: () => Promise<{ ok: boolean; warnings: string[] }>;
   logger: Logger;
 }
 
@@ -26,7 +26,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<Server> {
     if (path === '/health') return send(200, JSON.stringify({ status: 'ok', service: o.metrics.service }));
     if (path === '/ready') {
       o.ready().then(
-        (ok) => send(ok ? 200 : 500, JSON.stringify({ status: ok ? 'ready' : 'not ready', service: o.metrics.service })),
+        ({ ok, warnings }) => send(ok ? 200 : 500, JSON.stringify({ status: ok ? 'ready' : 'not ready', service: o.metrics.service, warnings })),
         () => send(500, JSON.stringify({ status: 'not ready', service: o.metrics.service })),
       );
       return;

@@ -14,7 +14,7 @@ export interface WorkerOps {
 
 /**
  * A worker's metrics and its /health, /ready, /metrics port (METRICS_PORT; 0 turns the port off).
- * Ready means Redis and the store answer now.
+ * Ready means Redis and the store answer now; /ready also lists what is wrong with Redis (checkRedis).
  */
 export async function startWorkerOps(
   service: string,
@@ -32,8 +32,8 @@ export async function startWorkerOps(
       metrics,
       logger: deps.logger,
       ready: async () => {
-        const { redis, store } = await probeDependencies(deps.redis, deps.store);
-        return redis && store;
+        const { redis, store, warnings } = await probeDependencies(deps.redis, deps.store);
+        return { ok: redis && store, warnings };
       },
     });
   }

@@ -4,6 +4,7 @@ import type { QueueKey } from '@rm/contracts';
 import { createConsumer, type Handler } from './consumer.js';
 import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
 import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis.js';
+import { checkRedisAtStart } from './redis-check.js';
 import type { ProbedStore } from './readiness.js';
 import { onShutdown } from './shutdown.js';
 import { startWorkerOps, type WorkerOps } from './worker-ops.js';
@@ -26,8 +27,8 @@ export interface WorkerProcess<S extends WorkerStore> {
   notifier: Notifier;
   ops: WorkerOps;
   /**
-   * Consumes one queue of the catalog until SIGTERM, then closes the worker, the ops port, the
-   * notifier, `closers`, Redis and the store, in that order.
+   * Consumes one queue of the catalog until SIGTERM, then closes the workers (of every queue this
+   * process consumes), the ops port, the notifier, `closers`, Redis and the store, in that order.
    */
   consume<K extends QueueKey>(
     key: K,
@@ -37,7 +38,7 @@ export interface WorkerProcess<S extends WorkerStore> {
 }
 
 /**
- * The start-up every worker shares: the store, Redis (waited for), the ops port on METRICS_PORT
+ * The start-up every worker shares: the store, Redis (waited for and checked), the ops port on METRICS_PORT
  * with depth gauges of `watched` queues, and a notifier.
  */
 export async function startWorkerProcess<S extends WorkerStore>(
@@ -50,6 +51,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
   const store = await openStore();
   const redis = createRedis(config, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
+  await checkRedisAtStart(redis, log);
   const ops = await startWorkerOps(service, config, {
     redis,
     keyPrefix: config.QUEUE_PREFIX,
@@ -58,6 +60,9 @@ export async function startWorkerProcess<S extends WorkerStore>(
     logger: log,
   });
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  // A process may consume several queues: one shutdown closes every worker first, then the rest.
+  const workers: Worker[] = [];
+  const extraClosers: (() => Promise<unknown>)[] = [];
   return {
     store,
     redis,
@@ -73,7 +78,14 @@ export async function startWorkerProcess<S extends WorkerStore>(
         metrics: ops.metrics,
         ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
       });
-      onShutdown(log, [() => worker.close(), () => ops.close(), () => notifier.close(), ...(options.closers ?? []), () => redis.quit(), () => store.close()]);
+      workers.push(worker);
+      extraClosers.push(...(options.closers ?? []));
+      if (workers.length === 1) {
+        const closeExtras = async () => {
+          for (const close of extraClosers) await close().catch((err: unknown) => log.error({ err }, 'error while shutting down'));
+        };
+        onShutdown(log, [() => Promise.all(workers.map((w) => w.close())), () => ops.close(), () => notifier.close(), closeExtras, () => redis.quit(), () => store.close()]);
+      }
       void worker.run();
       return worker;
     },

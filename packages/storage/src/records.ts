@@ -127,6 +127,34 @@ export interface Page {
   limit: number;
 }
 
+/** An open or claimed case as the queue-health figures need it. */
+export interface OpenCaseSummary {
+  caseId: string;
+  userId: string;
+  state: 'open' | 'claimed';
+  claimedBy: string | null;
+  createdAt: number;
+  /** True once the case was escalated for waiting unclaimed past its SLA (at any of its openings). */
+  slaBreached: boolean;
+}
+
+/** A case and every decision about it, oldest first: enough to time claims and decisions. */
+export interface CaseTimeline {
+  caseId: string;
+  userId: string;
+  createdAt: number;
+  events: Pick<CaseEvent, 'decisionId' | 'action' | 'moderatorId' | 'at'>[];
+}
+
+/** A case that waited unclaimed past its SLA, recorded once per opening of the case. */
+export interface SlaBreach {
+  caseId: string;
+  /** `opened` for the case's creation, else the id of the undo that reopened it. */
+  openingId: string;
+  category: string;
+  at: number;
+}
+
 /** A reporter: the platform they report from and their id there (two platforms may reuse an id). */
 export interface ReporterRef {
   platform: string;

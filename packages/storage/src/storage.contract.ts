@@ -10,6 +10,7 @@ import type {
   UserRecord,
 } from './records.js';
 import type { Store } from './store.js';
+import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeTriageContract } from './triage.contract.js';
 
 /**
@@ -754,6 +755,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
   });
+  describeQueueHealthContract(name, makeStore);
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
   TriagedCase,
   UserRecord,
 } from './records.js';
+import type { CaseTimeline, OpenCaseSummary, SlaBreach } from './records.js';
 
 /**
  * The storage port. It speaks the domain; no adapter detail (SQL, filters, handles) appears here.
@@ -82,6 +83,19 @@ export interface Store {
   /** Idempotent on key: the first record wins and is returned; a later one changes nothing. */
   recordDelivery(delivery: DeliveryRecord): Promise<DeliveryRecord>;
 
+  /**
+   * Records that a case waited unclaimed past its SLA and flags the case, together. Idempotent
+   * per (case, opening): true when this call recorded it, false when it was already recorded.
+   */
+  recordSlaBreach(breach: SlaBreach): Promise<boolean>;
+  /** SLA breaches recorded at or after `since`, oldest first. */
+  slaBreachesSince(since: number): Promise<SlaBreach[]>;
+  /** Every open or claimed case, oldest first. */
+  listOpenCases(): Promise<OpenCaseSummary[]>;
+  /** Reports received (accepted by a gateway) at or after `since`. */
+  countReportsSince(since: number): Promise<number>;
+  /** The cases with a decision at or after `since`, each with its whole history. */
+  caseTimelinesSince(since: number): Promise<CaseTimeline[]>;
   // Triage (docs/triage.md). transitionCase also keeps ReporterStats: a transition into approved
   // or dismissed counts the case's reporters, the undo of one uncounts them, in its transaction.
   /** The case's reports, oldest first. */

@@ -11,7 +11,7 @@ const users = Array.from({ length: 12 }, (_, i) => String(7100 + i));
 beforeAll(async () => {
   cluster = await RedisCluster.start(3);
   sys = await System.start({
-    env: { REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}`, REDIS_CLUSTER_NODES: cluster.nodes, MAX_REPORTS_PER_DAY: '1000' },
+    env: { REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}`, REDIS_CLUSTER_NODES: cluster.nodes, MAX_REPORTS_PER_DAY: '1000', CLAIM_TTL: 'PT3S' },
   });
   admin = await sys.createKey(['--admin']);
   for (const u of users) await sys.addUser(u);
@@ -73,6 +73,16 @@ describe('on a Redis Cluster', () => {
     expect((await act('dismiss', ids[0])).status).toBe(200);
     // A dismissed case frees its reporters to report the user again.
     expect((await sys.post('/v1/reports/new', admin.auth, report(userId, `c-${userId}-a`))).status).toBe(200);
+  });
+
+  it('a claim expires: the delayed job on the deadlines queue (one slot) releases it', async () => {
+    const userId = users[2]!;
+    const [id] = (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.reports.map((r: { repid: string }) => r.repid);
+    expect((await sys.post(`/v1/reports/${id}/claim`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
+    const released = async () => /unclaim\s+system/.test((await sys.cli(['case', 'history', id])).stdout);
+    await sys.waitFor(released, 30_000, 'the claim released');
+    const deadlineKeys = await keysPerNode(`{${sys.prefix}:deadlines}`);
+    expect(deadlineKeys.filter((n) => n > 0), `deadlines keys per node: ${deadlineKeys}`).toHaveLength(1);
   });
 
   it('the admin CLI reads the queues of the cluster', async () => {

@@ -8,6 +8,34 @@ import { ROOT } from './harness.js';
 // with the configuration the services declare and the README documents.
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, any> };
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const operations = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
+
+/** The `server { ... }` blocks of an nginx configuration, brace-matched. */
+function nginxServers(conf: string): string[] {
+  const blocks: string[] = [];
+  for (const m of conf.matchAll(/\bserver\s*\{/g)) {
+    let depth = 0;
+    for (let i = m.index! + m[0].length - 1; i < conf.length; i++) {
+      if (conf[i] === '{') depth++;
+      else if (conf[i] === '}' && --depth === 0) {
+        blocks.push(conf.slice(m.index!, i + 1));
+        break;
+      }
+    }
+  }
+  return blocks;
+}
+
+/**
+ * What a server does with a path, by nginx's prefix rules (`^~` and plain prefixes: the longest
+ * match wins; the only kinds this configuration uses): its `return` or `proxy_pass` directive.
+ */
+function routeOf(server: string, path: string): string {
+  const locations = [...server.matchAll(/location\s+(?:\^~\s+)?(\S+)\s*\{([^}]*)\}/g)].map((m) => ({ prefix: m[1]!, body: m[2]! }));
+  const match = locations.filter((l) => path.startsWith(l.prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  if (!match) return 'none';
+  return match.body.match(/(return \d+|proxy_pass \S+?);/)?.[1] ?? 'none';
+}
 const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
 
 describe('docker-compose.yml', () => {
@@ -29,6 +57,29 @@ describe('docker-compose.yml', () => {
       expect(compose.services[worker].command.join(' ')).toContain(`apps/${worker}/dist/main.js`);
       expect(compose.services[worker].deploy.replicas).toBeGreaterThanOrEqual(1);
     }
+  });
+
+  it('runs Redis with the fsync policy the docs promise (appendfsync always)', () => {
+    expect(compose.services['redis'].command.join(' ')).toContain('--appendfsync always');
+    expect(operations).toMatch(/`npm start` uses\s+`appendfsync always`/);
+  });
+
+  it('publishes operator pages (/admin/queues, /metrics) only on the operator address, never on the public port', () => {
+    const ports: string[] = compose.services['proxy'].ports;
+    const publicPort = ports.find((p) => p.startsWith('3000:'));
+    const operatorPort = ports.find((p) => p !== publicPort);
+    expect(publicPort).toBe('3000:8080');
+    // host address:host port:container port, the address an operator's choice, loopback by default.
+    expect(operatorPort).toMatch(/^\$\{OPERATOR_ADDRESS:-127\.0\.0\.1\}:\d+:8081$/);
+    const servers = nginxServers(readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8'));
+    const publicServer = servers.find((b) => /\blisten 8080;/.test(b))!;
+    const operatorServer = servers.find((b) => /\blisten 8081;/.test(b))!;
+    for (const path of ['/admin/queues', '/admin/queues/static/x.js', '/metrics']) {
+      expect(routeOf(publicServer, path), path).toBe('return 404');
+      expect(routeOf(operatorServer, path), path).toBe('proxy_pass http://gateways');
+    }
+    for (const path of ['/v1/reports/new', '/openapi.json', '/health']) expect(routeOf(publicServer, path), path).toBe('proxy_pass http://gateways');
+    expect(operations).toMatch(/OPERATOR_ADDRESS/);
   });
 
   it('sets only variables the README documents', () => {

@@ -188,6 +188,12 @@ export class System {
     return code;
   }
 
+  /** The PID of a running app (to read its /proc entry), undefined when it is not running. */
+  pidOf(app: AppName): number | undefined {
+    const child = this.processes.get(app);
+    return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+  }
+
   logsOf(app: AppName): string {
     return (this.logs.get(app) ?? []).join('');
   }

@@ -14,21 +14,23 @@ export class PrivateRedis {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    /** Further redis-server arguments, after ours (so they win), e.g. `['--appendonly', 'no']`. */
+    private readonly args: string[] = [],
   ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  static async start(): Promise<PrivateRedis> {
-    const r = new PrivateRedis(await freePort(), mkdtempSync(join(tmpdir(), 'rm-fault-redis-')));
+  static async start(args: string[] = []): Promise<PrivateRedis> {
+    const r = new PrivateRedis(await freePort(), mkdtempSync(join(tmpdir(), 'rm-fault-redis-')), args);
     await r.up();
     return r;
   }
 
   /** Starts (or restarts) the server on the same port and folder; resolves once it answers. */
   async up(): Promise<void> {
-    this.child = killOnExit(spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' }));
+    this.child = killOnExit(spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', ...this.args], { stdio: 'ignore' }));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -25,6 +25,44 @@ export function ping(host, port, timeoutMs = 500) {
   });
 }
 
+/**
+ * `CONFIG GET name` on host:port over plain RESP: the value, or undefined when CONFIG is refused
+ * (managed services hide it) or nothing sensible answers.
+ */
+export function configGet(host, port, name, timeoutMs = 1_000) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    let answer = '';
+    const done = (value) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(timeoutMs, () => done(undefined));
+    socket.on('error', () => done(undefined));
+    socket.on('connect', () => socket.write(`CONFIG GET ${name}\r\n`));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+      if (!answer.startsWith('*')) return answer.includes('\r\n') && done(undefined);
+      // *2 $len name $len value: five CRLF-terminated lines in all.
+      const lines = answer.split('\r\n');
+      if (lines.length >= 6) done(lines[0] === '*2' ? lines[4] : undefined);
+    });
+  });
+}
+
+/**
+ * The checks every process runs at start (packages/runtime, checkRedis), for a Redis `npm start`
+ * reuses: an evicting one is refused with one line; AOF off, or CONFIG hidden, is a warning.
+ */
+export async function checkReusedRedis(host, port) {
+  const [policy, aof] = [await configGet(host, port, 'maxmemory-policy'), await configGet(host, port, 'appendonly')];
+  if (policy !== undefined && policy !== 'noeviction') {
+    throw new Error(`the Redis on ${host}:${port} has maxmemory-policy ${policy}; it must be noeviction, or Redis silently deletes queued reports and decisions when memory is full (CONFIG SET maxmemory-policy noeviction, or stop it and let npm start run its own)`);
+  }
+  if (policy === undefined || aof === undefined) say(`warning: the settings of the Redis on ${host}:${port} could not be checked (CONFIG GET is not allowed): make sure maxmemory-policy is noeviction and AOF is on`);
+  else if (aof === 'no') say(`warning: the Redis on ${host}:${port} has AOF off: a Redis restart loses the accepted reports and decisions it holds (CONFIG SET appendonly yes)`);
+}
+
 /** A TCP port nobody listens on right now. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -101,6 +139,7 @@ export async function ensureRedis(dataDir) {
   }
   if (process.env.REDIS_URL) return process.env.REDIS_URL;
   if (await ping('127.0.0.1', 6379)) {
+    await checkReusedRedis('127.0.0.1', 6379);
     say('using the Redis already running on 127.0.0.1:6379');
     return 'redis://127.0.0.1:6379';
   }

@@ -3,8 +3,8 @@ import { AppError, type Permission } from '@rm/contracts';
 import { parseAuthorization, secretMatches } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { ReportGuard } from '@rm/report-guard';
-import { rateLimited } from '../use-cases/refusals.js';
-import { orUnavailable } from '../use-cases/unavailable.js';
+import { rateLimited } from '../errors/refusals.js';
+import { orUnavailable } from '../errors/unavailable.js';
 import { ApiKeyCache } from './api-key-cache.js';
 
 declare module 'fastify' {
@@ -23,9 +23,19 @@ export function keyHasPermission(key: ApiKeyRecord, permission: Permission): boo
   return key.admin || key.permissions.includes(permission);
 }
 
+/**
+ * Longest key id and secret we issue, with room to spare (`rk_` + 24 hex digits, 43 base64url
+ * characters): anything longer cannot match, so it is refused without a storage read.
+ */
+const MAX_KEY_LENGTH = 64;
+const MAX_SECRET_LENGTH = 128;
+
 export async function authenticate(cache: ApiKeyCache, header: string | undefined): Promise<ApiKeyRecord> {
   const credentials = parseAuthorization(header);
   if (!credentials) throw new AppError('UNAUTHORIZED', 'Missing or malformed Authorization header: expected <API_KEY>:<API_SECRET>');
+  if (credentials.key.length > MAX_KEY_LENGTH || credentials.secret.length > MAX_SECRET_LENGTH) {
+    throw new AppError('UNAUTHORIZED', 'Invalid API key or secret');
+  }
   const key = await cache.get(credentials.key);
   if (!key || key.revokedAt !== null || !secretMatches(credentials.secret, key.secretHash)) {
     throw new AppError('UNAUTHORIZED', 'Invalid API key or secret');

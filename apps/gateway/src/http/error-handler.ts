@@ -24,12 +24,23 @@ function validationErrors(error: FastifyError & { validation: { instancePath: st
 
 const send = (status: number, body: ErrorResponse) => ({ status, body });
 
+/**
+ * A 500: the caller gets what is down (an AppError's message, written for callers) or nothing, and
+ * a reference id; the log line under that id holds the cause, driver's words and stack included.
+ */
+function internal(error: unknown, onInternal: (err: unknown, ref: string) => void): { status: number; body: ErrorResponse } {
+  const ref = randomUUID();
+  onInternal(error, ref);
+  const what = error instanceof AppError ? error.message : 'Internal error';
+  return send(500, { success: false, message: `${what} (reference ${ref})` });
+}
+
 /** Maps anything thrown in a request to a declared status and the section 7 shape. */
 export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: string) => void): { status: number; body: ErrorResponse } {
   if (error instanceof AppError) {
+    if (error.status === 500) return internal(error, onInternal);
     const body: ErrorResponse = { success: false, message: error.message };
     if (error.errors) body.errors = error.errors;
-    if (error.status === 500) onInternal(error, 'app');
     return send(error.status, body);
   }
   const fe = error as FastifyError;
@@ -50,14 +61,16 @@ export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: 
     // A caller mistake Fastify caught before us (bad header, bad URL...): still a declared status.
     return send(status === 404 ? 404 : 400, { success: false, message: fe.message || 'Bad request' });
   }
-  const ref = randomUUID();
-  onInternal(error, ref);
-  return send(500, { success: false, message: `Internal error (reference ${ref})` });
+  return internal(error, onInternal);
 }
 
 /** Errors thrown by a route, and those Fastify raises before routing (bad URL, over-long parameter). */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = toErrorResponse(error, (err, ref) => request.log.error({ err, ref, reqId: request.id }, 'request failed'));
+  const { status, body } = toErrorResponse(error, (err, ref) => {
+    // An AppError's cause is what failed underneath (the driver's error): that is what to log.
+    const cause = err instanceof Error && err.cause !== undefined ? err.cause : err;
+    request.log.error({ err: cause, ref, reqId: request.id }, `request failed: ${(err as Error).message}`);
+  });
   void reply.status(status).send(body);
 }
 

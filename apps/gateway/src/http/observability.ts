@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Counter, Histogram } from 'prom-client';
-import { RefusalError } from '../use-cases/refusals.js';
+import { RefusalError } from '../errors/refusals.js';
 import type { Metrics } from '@rm/runtime';
 
 type Labels = 'route' | 'method' | 'status';

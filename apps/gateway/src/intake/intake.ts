@@ -1,6 +1,7 @@
-import { AppError, type IntakeReport } from '@rm/contracts';
+import type { AppError, IntakeReport } from '@rm/contracts';
 import type { AdmitOutcome, GuardRequest } from '@rm/report-guard';
 import type { MicroBatcherOptions } from '@rm/runtime';
+import { unavailable } from '../errors/unavailable.js';
 
 /**
  * How a gateway groups reports into intake jobs: those of one event-loop turn, at most 100 (a
@@ -27,5 +28,5 @@ export interface Intake {
 }
 
 export function queueUnavailable(err: unknown): AppError {
-  return new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the report was not recorded, try again (${(err as Error).message})`);
+  return unavailable('The queue (Redis)', 'the report was not recorded, try again', err);
 }

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
 import { MicroBatcher, type Redis } from '@rm/runtime';
-import { orUnavailable } from '../use-cases/unavailable.js';
+import { orUnavailable } from '../errors/unavailable.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 type Submission = { check: GuardRequest; report: IntakeReport };

@@ -7,8 +7,8 @@ export function opsRoutes(deps: GatewayDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', service: 'gateway' }));
     app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
-      const { redis, store } = await probeDependencies(deps.redis, deps.store);
-      return reply.status(redis && store ? 200 : 500).send({ status: redis && store ? 'ready' : 'not ready', redis, store });
+      const { redis, store, warnings } = await probeDependencies(deps.redis, deps.store);
+      return reply.status(redis && store ? 200 : 500).send({ status: redis && store ? 'ready' : 'not ready', redis, store, warnings });
     });
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
       return reply.type(deps.metrics.contentType).send(await deps.metrics.scrape());

@@ -2,18 +2,16 @@ import { AppError, type CheckBody, type CheckResponse } from '@rm/contracts';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
-import { refusalError, refusalMessage } from './refusals.js';
-import { orUnavailable } from './unavailable.js';
+import { refusalError, refusalMessage } from '../errors/refusals.js';
+import { orUnavailable } from '../errors/unavailable.js';
 
 type Deps = Pick<GatewayDeps, 'guard' | 'directory' | 'config'>;
 
-/** Whether the reporter may report the user now: daily maximum, ban, and an earlier report. */
+/**
+ * Whether the reporter may report the user now: daily maximum, ban, and an earlier report. The
+ * probe counts the key's rate before the user is looked up.
+ */
 export async function checkReport(deps: Deps, key: ApiKeyRecord, body: CheckBody): Promise<CheckResponse> {
-  const user = await findReportedUser(deps.directory, body.userId);
-  const numericId = Number(user.id);
-  if (!Number.isSafeInteger(numericId)) {
-    throw new AppError('INTERNAL', `The user directory gave a non-numeric id for user ${body.userId}`);
-  }
   const request = {
     keyId: key.key,
     rateLimit: key.rateLimit ?? 0,
@@ -24,6 +22,12 @@ export async function checkReport(deps: Deps, key: ApiKeyRecord, body: CheckBody
   };
   const probe = await orUnavailable('Redis', () => deps.guard.probe(request));
   if (!probe.ok && probe.refusal === 'rate') throw refusalError('rate', request);
+  // Only now, with the key's rate counted, the directory call (a round trip a caller could repeat).
+  const user = await findReportedUser(deps.directory, body.userId);
+  const numericId = Number(user.id);
+  if (!Number.isSafeInteger(numericId)) {
+    throw new AppError('INTERNAL', `The user directory gave a non-numeric id for user ${body.userId}`);
+  }
   return {
     success: true,
     canReport: probe.ok,

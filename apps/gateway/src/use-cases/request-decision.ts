@@ -1,5 +1,6 @@
 import { AppError, DecisionResult, QUEUES, jobIdFor, type DecisionDataByAction, type DecisionJob } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
+import { unavailable } from '../errors/unavailable.js';
 
 type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
 
@@ -12,7 +13,7 @@ export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J)
   try {
     queued = await deps.decisionsQueue.add(QUEUES.decisions.name, job, { jobId: jobIdFor.decisions(job.decisionId) });
   } catch (err) {
-    throw new AppError('UNAVAILABLE', `The queue (Redis) is unavailable: the decision was not recorded, try again (${(err as Error).message})`);
+    throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err);
   }
   let raw: unknown;
   try {
@@ -22,7 +23,7 @@ export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J)
     if (message.includes('timed out')) {
       throw new AppError('TIMEOUT', `The moderation worker did not answer within ${deps.config.DECISION_TIMEOUT_MS} ms; the decision stays queued and will be applied once`);
     }
-    throw new AppError('INTERNAL', 'The moderation worker failed to apply the decision');
+    throw Object.assign(new AppError('INTERNAL', 'The moderation worker failed to apply the decision'), { cause: err });
   }
   const result = DecisionResult.parse(raw);
   if (!result.ok) throw new AppError(result.error.code, result.error.message);

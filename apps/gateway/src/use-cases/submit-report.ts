@@ -3,9 +3,10 @@ import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
-import { refusalError } from './refusals.js';
+import { rateLimited, refusalError } from '../errors/refusals.js';
+import { orUnavailable } from '../errors/unavailable.js';
 
-type Deps = Pick<GatewayDeps, 'directory' | 'intake' | 'config'>;
+type Deps = Pick<GatewayDeps, 'directory' | 'intake' | 'config' | 'guard'>;
 
 /**
  * Accepts a report: checks it against the API key's, the reporter's and the user's limits and
@@ -15,12 +16,18 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
   if (body.reportType !== undefined && !key.admin && !key.elevated) {
     throw new AppError('FORBIDDEN', 'Only admin or elevated API keys may set reportType');
   }
+  const now = Date.now();
+  const rateLimit = key.rateLimit ?? 0;
+  // The key's rate is counted before the directory call, so a key cannot make unlimited lookups
+  // (or enumerate player ids) through 404s; the admit below then does not count it again.
+  if (rateLimit > 0 && !(await orUnavailable('Redis', () => deps.guard.withinRate(key.key, rateLimit, now)))) {
+    throw rateLimited(rateLimit);
+  }
   await findReportedUser(deps.directory, body.userId);
 
-  const now = Date.now();
   const guardRequest = {
     keyId: key.key,
-    rateLimit: key.rateLimit ?? 0,
+    rateLimit: 0,
     reporterId: body.reporter.id,
     userId: body.userId,
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,

@@ -11,6 +11,7 @@ import type {
   MessageDoc,
   ModeratorDoc,
   ReportDoc,
+  SlaBreachDoc,
   UserDoc,
 } from './documents.js';
 
@@ -27,6 +28,7 @@ export const COLLECTION_NAMES = {
   caseMessages: 'case_messages',
   deliveries: 'deliveries',
   counters: 'counters',
+  slaBreaches: 'sla_breaches',
   reporterStats: 'reporter_stats',
 } as const;
 
@@ -43,6 +45,7 @@ export interface Collections {
   caseMessages: Collection<CaseMessageDoc>;
   deliveries: Collection<DeliveryDoc>;
   counters: Collection<CounterDoc>;
+  slaBreaches: Collection<SlaBreachDoc>;
   reporterStats: Collection<ReporterStatsDoc>;
 }
 
@@ -60,6 +63,7 @@ export function collectionsOf(db: Db): Collections {
     caseMessages: db.collection<CaseMessageDoc>(n.caseMessages),
     deliveries: db.collection<DeliveryDoc>(n.deliveries),
     counters: db.collection<CounterDoc>(n.counters),
+    slaBreaches: db.collection<SlaBreachDoc>(n.slaBreaches),
     reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
   };
 }

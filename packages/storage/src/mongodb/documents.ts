@@ -61,6 +61,8 @@ export type CaseDoc = Omit<CaseRecord, 'id'> & {
   open?: true;
   /** The report that opened the case, so whichever process stores that report says openedCase. */
   openedBy: string;
+  /** Set, and true, once the case waited unclaimed past its SLA (recordSlaBreach). */
+  slaBreached?: true;
   /** The case's triage as last computed; absent until then. */
   triage?: Omit<CaseTriageRecord, 'caseId'>;
 };
@@ -179,6 +181,16 @@ export const toDelivery = (d: DeliveryDoc): DeliveryRecord => ({ key: d._id, ext
 export interface CounterDoc {
   _id: string;
   value: number;
+}
+
+/** One SLA breach; `_id` is `<case id>:<opening id>`, so each opening breaches once. */
+export interface SlaBreachDoc {
+  _id: string;
+  caseId: string;
+  userId: string;
+  openingId: string;
+  category: string;
+  at: number;
 }
 
 /** A reporter's decided cases; unique on {platform, reporterId}. */

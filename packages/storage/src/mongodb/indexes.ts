@@ -28,6 +28,11 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { dedupeKey: 1 }, name: 'messages_by_dedupe_key', unique: true },
     { key: { createdAt: -1, seq: -1 }, name: 'messages_newest_first' },
   ]);
+  // Queue health (GET /v1/stats): decisions, reports and SLA breaches found by time, open cases by age.
+  await c.events.createIndexes([{ key: { at: 1 }, name: 'case_events_by_time' }]);
+  await c.reports.createIndexes([{ key: { receivedAt: 1 }, name: 'reports_by_time' }]);
+  await c.slaBreaches.createIndexes([{ key: { at: 1 }, name: 'sla_breaches_by_time' }]);
+  await c.cases.createIndexes([{ key: { open: 1, createdAt: 1 }, name: 'cases_open_by_age', partialFilterExpression: { open: true } }]);
 }
 
 /**

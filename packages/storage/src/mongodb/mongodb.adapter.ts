@@ -8,6 +8,7 @@ import { toApiKey, toApiKeyDoc, toCase, toEvent, toModerator, toModeratorDoc, to
 import { isDuplicateKey } from './driver-errors.js';
 import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
+import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
@@ -115,6 +116,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       return (await c.events.find({ caseId }).sort({ seq: 1 }).toArray()).map(toEvent);
     },
     ...messageMethods(c),
+    ...mongoQueueHealth(client, c),
     ...triageMethods(c),
     close() {
       closing ??= client.close();

@@ -39,6 +39,7 @@ import {
   type UserRow,
 } from './rows.js';
 import { MIGRATIONS } from './schema.js';
+import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
@@ -336,6 +337,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     async recordDelivery(d) {
       return recordDelivery.immediate(d);
     },
+    ...sqliteQueueHealth(db),
     ...triage.methods,
     async close() {
       if (closed) return;

@@ -3,7 +3,7 @@ import { QUEUES, type QueueKey } from '@rm/contracts';
 import { print, table, type CliContext } from '../context.js';
 
 /** Queues are named as everywhere else (`notifications-dead`), not by their key in the catalog. */
-const KEY_OF_NAME = new Map(Object.entries(QUEUES).map(([key, spec]) => [spec.name, key as QueueKey]));
+const KEY_OF_NAME = new Map<string, QueueKey>(Object.entries(QUEUES).map(([key, spec]) => [spec.name, key as QueueKey]));
 const queueOption = () =>
   new Option('--queue <queue>', 'which queue')
     .choices([...KEY_OF_NAME.keys()])
