@@ -5,3 +5,4 @@ export * from './credibility.js';
 export * from './assess-case.js';
 export * from './refresh-triage.js';
 export * from './replay.js';
+export * from './queue-settings.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '@rm/runtime';
-import { DEFAULT_POLICY, durationMs, loadPolicy, parseDuration, policyFromEnv, TriagePolicy } from './index.js';
+import { caseCategory, DEFAULT_POLICY, durationMs, loadPolicy, parseDuration, policyFromEnv, queueSettingsOf, TriagePolicy } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rm-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,5 +63,16 @@ describe('the triage policy', () => {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).lines).toEqual([expect.stringMatching(/^TRIAGE_POLICY: weights\.reporters: .*\(got ".*env\.json"\)$/)]);
     }
+  });
+});
+
+describe('queue settings from the policy', () => {
+  it('claim TTL, SLA per category (the default category’s for others), a case’s most severe category', () => {
+    const s = queueSettingsOf(DEFAULT_POLICY);
+    expect(s.claimTtlMs).toBe(30 * 60_000);
+    expect(s.slaMs('cheating')).toBe(4 * 3_600_000);
+    expect(s.slaMs('unknown')).toBe(24 * 3_600_000);
+    expect(caseCategory(DEFAULT_POLICY, { categories: ['spam', 'cheating', 'griefing'] })).toBe('cheating');
+    expect(caseCategory(DEFAULT_POLICY, null)).toBe('other');
   });
 });
