@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { parseDuration } from './duration.js';
+import { parseIsoDuration } from '@rm/contracts';
 
 /** An ISO 8601 duration (`PT30M`, `PT4H`, `P1D`), kept as text in the policy; `durationMs` reads it. */
-const duration = z.string().refine((v) => (parseDuration(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as PT30M, PT4H or P1D');
+const duration = z.string().refine((v) => (parseIsoDuration(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as PT30M, PT4H or P1D');
 const share = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 const weight = z.number().min(0, 'must be at least 0');
 const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -, at most 64');

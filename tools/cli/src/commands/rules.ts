@@ -1,12 +1,13 @@
 import { Command } from 'commander';
-import { loadPolicy, parseDuration, policyFromEnv, PolicyError, replayRules, type ReplayProgress, type TriagePolicy } from '@rm/triage';
+import { parseIsoDuration } from '@rm/contracts';
+import { loadPolicy, policyFromEnv, PolicyError, replayRules, type ReplayProgress, type TriagePolicy } from '@rm/triage';
 import { CliError, print, table, type CliContext } from '../context.js';
 
 /** `--since`: an ISO 8601 duration (PT12H, P7D) or a short one (30m, 12h, 7d, 2w). */
 export function parseSince(raw: string): number {
   const short = /^(\d+)([smhdw])$/.exec(raw);
   const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-  const ms = short ? Number(short[1]) * unit[short[2] as keyof typeof unit] : parseDuration(raw.toUpperCase());
+  const ms = short ? Number(short[1]) * unit[short[2] as keyof typeof unit] : parseIsoDuration(raw.toUpperCase());
   if (ms === null || ms <= 0) throw new CliError(`--since must be a duration such as 7d, 12h or P7D (got ${raw})`);
   return ms;
 }
