@@ -44,7 +44,7 @@ runMain('gateway', async () => {
     guard,
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     intakeQueue,
-    intake: createIntake(intakeQueue, queueConnection, guard),
+    intake: createIntake(intakeQueue, queueConnection, guard, logger),
     decisionsQueue,
     decisionEvents,
     dashboardQueues: watchedQueues,

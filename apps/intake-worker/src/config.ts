@@ -13,6 +13,8 @@ export const intakeConfig = commonConfig.extend({
   INTAKE_CONCURRENCY: env.positiveInt(50),
   // A case a report opens starts its SLA here (SLA, SLA_BY_CATEGORY; CLAIM_TTL is declared with them).
   ...queuePolicyShape,
+  /** Longest wait between two attempts of an intake job; it is retried until its reports are stored. */
+  INTAKE_RETRY_MAX_MS: env.positiveInt(60_000),
   /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
   ...triageConfigShape,
 });

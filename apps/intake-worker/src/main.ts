@@ -33,7 +33,7 @@ runMain('intake-worker', async () => {
       saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));
       return saved;
     },
-    { concurrency: config.INTAKE_CONCURRENCY, closers: [() => deadlines.close()] },
+    { concurrency: config.INTAKE_CONCURRENCY, maxBackoffMs: config.INTAKE_RETRY_MAX_MS, closers: [() => deadlines.close()] },
   );
   log.info({ concurrency: config.INTAKE_CONCURRENCY }, 'intake worker running');
 }, () => logger);

@@ -16,21 +16,35 @@ export interface IntakeDeps {
 }
 
 /**
- * Stores the admitted reports of an intake job; a failure of any fails the job, which is retried
- * whole. A job sent together with its limit checks (`verdicts`) holds refused reports too: only
- * those the checks admitted are stored, and the answers are dropped once they are. Answers that
- * are missing mean the checks failed (every caller was told to retry), or that an earlier attempt
- * stored the reports and dropped them: either way there is nothing to store.
+ * Stores the reserved reports of an intake job; a failure of any fails the job, which is retried
+ * whole. A job sent together with its reservations (`verdictsKey`) holds refused reports too: only
+ * those reserved for are stored. The verdicts are taken first (the gateway can then no longer
+ * abandon the job) and retired once stored. Verdicts that are missing mean the reservations failed
+ * (every caller was told to retry), or that the gateway abandoned the job (it could not confirm
+ * it, released what it reserved and told its callers to retry): either way there is nothing to store.
  */
 export async function storeReports(deps: IntakeDeps, job: IntakeJob): Promise<SavedReport[]> {
-  if (job.verdicts === undefined) return Promise.all(job.reports.map((report) => storeReport(deps, report)));
-  const admitted = await deps.guard.admittedOf(job.verdicts);
-  if (admitted === null) return [];
-  const saved = await Promise.all(job.reports.filter((_, i) => admitted[i]).map((report) => storeReport(deps, report)));
+  const key = job.verdictsKey;
+  if (key === undefined) return Promise.all(job.reports.map((report) => storeReport(deps, report)));
+  const reserved = await deps.guard.takeVerdicts(key);
+  if (reserved === null) return [];
+  const saved = await Promise.all(job.reports.filter((_, i) => reserved[i]).map((report) => storeReport(deps, report)));
   // Not awaited: stored and notified, the job is done, and need not wait one more round trip for
-  // this. A crash before it is sent leaves the answers behind, a few bytes.
-  deps.guard.forgetVerdicts(job.verdicts).catch((err: Error) => deps.log.warn({ err: err.message, key: job.verdicts }, 'could not drop the answers of a stored intake job'));
+  // this. A crash before it is sent leaves the verdicts behind, a few bytes.
+  deps.guard.retireVerdicts(key).catch((err: Error) => deps.log.warn({ err: err.message, key }, 'could not retire the verdicts of a stored intake job'));
   return saved;
+}
+
+/**
+ * The user's names for a job queued by an older gateway, which did not keep them in the job. The
+ * report was accepted: a directory that lost the user, or fails, must not hold the report up.
+ */
+async function userOfOlderJob(deps: IntakeDeps, userId: string): Promise<Omit<DirectoryUser, 'id'>> {
+  const found = await deps.directory.getUser(userId).catch((err: Error) => {
+    deps.log.warn({ err: err.message, userId }, 'directory unavailable: a report of an older job is stored with the user id as its name');
+    return null;
+  });
+  return found ?? { name: userId, displayName: userId, avatar: null };
 }
 
 /**
@@ -39,8 +53,7 @@ export async function storeReports(deps: IntakeDeps, job: IntakeJob): Promise<Sa
  * nothing (its notification has the same job id). A storage error throws, and the job is retried.
  */
 async function storeReport(deps: IntakeDeps, job: IntakeReport): Promise<SavedReport> {
-  // The report was accepted: a directory that has since lost the user must not lose the report.
-  const user: DirectoryUser = (await deps.directory.getUser(job.userId)) ?? { id: job.userId, name: job.userId, displayName: job.userId, avatar: null };
+  const user = job.user ?? (await userOfOlderJob(deps, job.userId));
   const saved = await deps.saveReport({
     id: job.reportId,
     userId: job.userId,
@@ -55,7 +68,7 @@ async function storeReport(deps: IntakeDeps, job: IntakeReport): Promise<SavedRe
   const about = { caseId: saved.caseId, reportId: job.reportId, ...(job.requestId !== undefined && { requestId: job.requestId }) };
   await Promise.all([
     // Keeps `appended` and the duplicate check right even if a decision closed the case meanwhile.
-    deps.guard.noteOpenCase(job.userId, [job.reporter.id]),
+    deps.guard.noteOpenCase(job.userId, [job.reporter]),
     deps.notify(saved.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about }),
     // A redelivered report (created: false) may have opened its case before a crash: schedule
     // again, which adds nothing when the check is already there.

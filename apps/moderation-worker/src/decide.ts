@@ -125,5 +125,5 @@ function answer(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecor
 /** Puts the gateway's Redis view of the user in step with storage after a decision. */
 async function syncGuard(deps: { store: Store; guard: DecideDeps['guard'] }, userId: string): Promise<void> {
   const [banned, open] = await Promise.all([deps.store.isBanned(userId), deps.store.openCaseOfUser(userId)]);
-  await deps.guard.syncUser(userId, { banned, openCaseReporters: open ? await deps.store.caseReporterIds(open.id) : null });
+  await deps.guard.syncUser(userId, { banned, openCaseReporters: open ? await deps.store.caseReporters(open.id) : null });
 }

@@ -5,14 +5,16 @@ type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 
 
 /**
  * A decision's own deliveries as jobs of their own, so each retries (and dead-letters) on its own:
- * a DM to every reporter of a dismissal with `dm: true`, and the webhook when one is configured.
+ * a DM to every chat-platform reporter of a dismissal with `dm: true`, and the webhook when one is configured.
  * Their ids derive from the decision, so running this twice enqueues nothing twice.
  */
 export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionNotification): Promise<void> {
   const { caseId, decisionId, requestId } = job;
   const trace = requestId !== undefined ? { requestId } : {};
   if (job.kind === 'case.dismissed' && job.dm) {
-    for (const reporterId of await deps.store.caseReporterIds(caseId)) {
+    // Only reporters on the chat platform: an id from another platform may be someone else there.
+    const onChat = (await deps.store.caseReporters(caseId)).filter((r) => r.platform === 'chatplatform');
+    for (const { id: reporterId } of onChat) {
       await deps.notify({ kind: 'reporter.dm', caseId, decisionId, reporterId, ...(job.reason !== undefined && { reason: job.reason }), ...trace });
     }
   }

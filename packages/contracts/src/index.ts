@@ -8,4 +8,5 @@ export * from './notifications.js';
 export * from './durations.js';
 export * from './deadlines.js';
 export * from './stats.js';
+export * from './error-responses.js';
 export * from './cases.js';

@@ -3,9 +3,11 @@ export const LIMITS = {
   answers: { min: 1, max: 5 },
   answerText: { min: 1, max: 500 },
   evidence: { min: 1, max: 5 },
-  /** Ids (user, reporter, moderator, question): not bounded by the spec; a bound keeps storage sane. */
+  /**
+   * Ids where the spec is silent and we bound them (check's userId and reporterId, moderator ids,
+   * path ids). Submit's ids, questionId and evidence url are any string within `bodyBytes`.
+   */
   idLength: 128,
-  urlLength: 2048,
   dismissReason: { min: 1, max: 1000 },
   list: { defaultLimit: 25, maxLimit: 100 },
   /** Request body ceiling in bytes (a full submit is well under 8 KiB). */

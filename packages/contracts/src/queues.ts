@@ -15,16 +15,25 @@ export const IntakeReport = z.object({
   reportType: z.enum(REPORT_TYPES).optional(),
   keyId: z.string(),
   requestId: z.string().optional(),
+  /**
+   * The reported user as the gateway found them in the directory: stored with the report, so
+   * storing it needs no directory. Absent from jobs queued by an older gateway.
+   */
+  user: z.object({ name: z.string(), displayName: z.string(), avatar: z.string().nullable() }).optional(),
 });
 export type IntakeReport = z.infer<typeof IntakeReport>;
 
 /**
  * Payload of a job on the intake queue: the reports one gateway took during one turn of its event
- * loop (one job, one Redis command, however many requests were in flight). Without `verdicts` each
- * was admitted. With it, the job holds every report of the turn and was sent together with their
- * limit checks, whose answers are kept under that Redis key: only the admitted are to be stored.
+ * loop (one job, one Redis command, however many requests were in flight). Without `verdictsKey`
+ * each was reserved for. With it, the job holds every report of the turn and was sent together
+ * with their reservations, whose answers (verdicts) are kept under that Redis key: only the
+ * reserved are to be stored. A job queued by an older gateway names that key `verdicts`: still
+ * read, as `verdictsKey`, on dequeue.
  */
-export const IntakeJob = z.object({ reports: z.array(IntakeReport).min(1), verdicts: z.string().optional() });
+export const IntakeJob = z
+  .object({ reports: z.array(IntakeReport).min(1), verdictsKey: z.string().optional(), verdicts: z.string().optional() })
+  .transform(({ verdicts, ...job }) => (job.verdictsKey === undefined && verdicts !== undefined ? { ...job, verdictsKey: verdicts } : job));
 export type IntakeJob = z.infer<typeof IntakeJob>;
 
 export interface QueueSpec<P extends z.ZodType> {
@@ -43,7 +52,11 @@ export interface QueueSpec<P extends z.ZodType> {
  * every worker's handler map is keyed by these entries.
  */
 export const QUEUES = {
-  intake: { name: 'intake', payload: IntakeJob, attempts: 10, backoff: { type: 'exponential', delay: 500 } },
+  /**
+   * Accepted reports are retried until stored: no last attempt (a payload that does not parse
+   * still fails at once), the wait between attempts capped by the intake worker's INTAKE_RETRY_MAX_MS.
+   */
+  intake: { name: 'intake', payload: IntakeJob, attempts: Number.MAX_SAFE_INTEGER, backoff: { type: 'exponential-jitter', delay: 500 } },
   decisions: { name: 'decisions', payload: DecisionJob, attempts: 3, backoff: { type: 'exponential', delay: 200 } },
   /** Defaults; NOTIFY_ATTEMPTS and NOTIFY_BACKOFF_MS override them where notifications are enqueued. */
   notifications: { name: 'notifications', payload: NotificationJob, attempts: 8, backoff: { type: 'exponential-jitter', delay: 1000 } },

@@ -25,7 +25,8 @@ export function httpDirectory(options: { baseUrl: string; timeoutMs: number }): 
       // `/users/..` would address another path: no user the directory serves can have such an id.
       if (!isAddressable(id)) return null;
       const answer = await callPlatform(target, 'GET', urlOf(options.baseUrl, 'users', id));
-      if (answer.status === 404) return null;
+      // 414 / 431: the id is too long for the directory's URLs, so it names no user it has.
+      if (answer.status === 404 || answer.status === 414 || answer.status === 431) return null;
       if (!isOk(answer.status)) throw statusError(PLATFORM, `the lookup of user ${id}`, answer.status);
       const parsed = UserBody.safeParse(answer.body);
       if (!parsed.success) throw new PlatformError(PLATFORM, `answered the lookup of user ${id} with an unexpected body`, false, answer.status);

@@ -12,6 +12,7 @@ const asked: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     asked.push(req.url ?? '');
+    if ((req.url ?? '').length > 10_000) return void res.writeHead(414).end();
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no such user"}');
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -33,6 +34,11 @@ describe('ids in platform URLs', () => {
     const directory = httpDirectory({ baseUrl: base, timeoutMs: 2_000 });
     for (const id of ['..', '.', '']) expect(await directory.getUser(id)).toBeNull();
     expect(asked).toEqual([]);
+  });
+
+  it('an id too long for the URLs of the directory (414) is an unknown user, not a directory failure', async () => {
+    const directory = httpDirectory({ baseUrl: base, timeoutMs: 2_000 });
+    expect(await directory.getUser('9'.repeat(20_000))).toBeNull();
   });
 
   it('urlOf refuses the segments no escaping can carry', () => {

@@ -18,9 +18,12 @@ end
 /** A reporter's reports today. */
 const DAILY_FN = `
 local function dailyFull(key, max) return tonumber(redis.call('GET', key) or '0') >= max end
-local function dailyTake(key)
+local function dailyReserve(key)
   redis.call('INCR', key)
   redis.call('EXPIRE', key, 172800)
+end
+local function dailyRelease(key)
+  if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
 end
 `;
 
@@ -31,10 +34,14 @@ local function userRefusal(banned, reporters, reporter)
   if redis.call('SISMEMBER', reporters, reporter) == 1 then return 'duplicate' end
   return false
 end
-local function userTake(open, reporters, reporter)
+local function userReserve(open, reporters, reporter)
   redis.call('SADD', reporters, reporter)
   if redis.call('SET', open, '1', 'NX') then return 'opened' end
   return 'appended'
+end
+local function userRelease(open, reporters, reporter, opened)
+  redis.call('SREM', reporters, reporter)
+  if opened and redis.call('SCARD', reporters) == 0 then redis.call('DEL', open) end
 end
 `;
 
@@ -45,15 +52,55 @@ return 'ok'
 `;
 
 /** KEYS: the reporter's counter for the day. ARGV: maximum per day. Counts the report if under it. */
-export const DAILY_TAKE = `${DAILY_FN}
+export const DAILY_RESERVE = `${DAILY_FN}
 if dailyFull(KEYS[1], tonumber(ARGV[1])) then return 'daily' end
-dailyTake(KEYS[1])
+dailyReserve(KEYS[1])
 return 'ok'
 `;
 
+/**
+ * The per-slot reservations of one report (Redis Cluster), made idempotent by a marker in the same
+ * slot, named by the report id, holding the answer: sent again, a reservation answers what it did;
+ * released, the marker says 'released', so a sending that arrives later reserves nothing.
+ * Kept 30 s: long enough for a gateway to send again or release, short enough at 10,000 reports/s.
+ */
+const MARK_FN = `
+local function marked(key) return redis.call('GET', key) end
+local function mark(key, answer) redis.call('SET', key, answer, 'EX', 30) return answer end
+`;
+
+/** KEYS: the reporter's counter for the day, the report's marker. ARGV: maximum per day. DAILY_RESERVE, once per report. */
+export const DAILY_RESERVE_ONCE = `${DAILY_FN}${MARK_FN}
+local done = marked(KEYS[2])
+if done then return done end
+if dailyFull(KEYS[1], tonumber(ARGV[1])) then return mark(KEYS[2], 'daily') end
+dailyReserve(KEYS[1])
+return mark(KEYS[2], 'ok')
+`;
+
+/** KEYS: the reporter's counter for the day, the report's marker. Releases what DAILY_RESERVE_ONCE reserved, if anything. */
+export const DAILY_RELEASE_ONCE = `${DAILY_FN}${MARK_FN}
+if marked(KEYS[2]) == 'ok' then dailyRelease(KEYS[1]) end
+return mark(KEYS[2], 'released')
+`;
+
+/** KEYS: banned flag, open-case flag, reporters, the report's marker. ARGV: reporter. USER_RESERVE, once per report. */
+export const USER_RESERVE_ONCE = `${USER_FN}${MARK_FN}
+local done = marked(KEYS[4])
+if done then return done end
+return mark(KEYS[4], userRefusal(KEYS[1], KEYS[3], ARGV[1]) or userReserve(KEYS[2], KEYS[3], ARGV[1]))
+`;
+
+/** KEYS: banned flag, open-case flag, reporters, the report's marker. ARGV: reporter. Releases what USER_RESERVE_ONCE reserved, if anything. */
+export const USER_RELEASE_ONCE = `${USER_FN}${MARK_FN}
+local done = marked(KEYS[4])
+if done == 'opened' or done == 'appended' then userRelease(KEYS[2], KEYS[3], ARGV[1], done == 'opened') end
+return mark(KEYS[4], 'released')
+`;
+
 /** KEYS: the reporter's counter for the day. */
-export const DAILY_GIVE_BACK = `
-if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
+export const DAILY_RELEASE = `${DAILY_FN}
+dailyRelease(KEYS[1])
 return 'ok'
 `;
 
@@ -61,12 +108,12 @@ return 'ok'
  * KEYS: banned flag, open-case flag, reporters. ARGV: reporter id. Adds the reporter to the user's
  * open case: 'opened' when this opens it.
  */
-export const USER_TAKE = `${USER_FN}
-return userRefusal(KEYS[1], KEYS[3], ARGV[1]) or userTake(KEYS[2], KEYS[3], ARGV[1])
+export const USER_RESERVE = `${USER_FN}
+return userRefusal(KEYS[1], KEYS[3], ARGV[1]) or userReserve(KEYS[2], KEYS[3], ARGV[1])
 `;
 
-/** KEYS: banned flag, open-case flag, reporters. ARGV: reporter id. What USER_TAKE would refuse, reserving nothing. */
-export const USER_PEEK = `${USER_FN}
+/** KEYS: banned flag, open-case flag, reporters. ARGV: reporter id. What USER_RESERVE would refuse, reserving nothing. */
+export const USER_CHECK = `${USER_FN}
 return userRefusal(KEYS[1], KEYS[3], ARGV[1]) or 'ok'
 `;
 
@@ -83,17 +130,32 @@ local out = {}
 `;
 
 /**
- * Admits a batch (see BATCH), in order, each request seeing the ones before it. Answers, joined by
- * commas, per request the first refusal (rate, daily, banned, duplicate, in that order), else
- * 'opened' or 'appended'; a refused request reserves nothing but its rate count. With ARGV[2], also
- * keeps that answer under the key ARGV[2] (the verdicts of an intake job).
+ * The verdicts of an intake job (the answers of its RESERVE_MANY) under their key, in one of three
+ * states: the answers as recorded; '=' and the answers once a worker took them (TAKE_VERDICTS: it
+ * stores the reserved reports); '-' once the gateway abandoned the job (ABANDON_VERDICTS: released).
  */
-export const ADMIT_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}${BATCH}
+const VERDICTS_FN = `
+local function recordedAnswers(v) if string.sub(v, 1, 1) == '=' then return string.sub(v, 2) end return v end
+`;
+
+/**
+ * Reserves for a batch (see BATCH), in order, each request seeing the ones before it. Answers,
+ * joined by commas, per request the first refusal (rate, daily, banned, duplicate, in that order),
+ * else 'opened' or 'appended'; a refused request reserves nothing but its rate count. With ARGV[2],
+ * also keeps that answer under the key ARGV[2] (the verdicts key of an intake job), and is
+ * idempotent on it: run again (a gateway confirming a submit whose answer was lost, or ioredis
+ * resending it after a reconnect), it answers what it recorded and reserves nothing more.
+ */
+export const RESERVE_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}${VERDICTS_FN}${BATCH}
+if ARGV[2] then
+  local recorded = redis.call('GET', ARGV[2])
+  if recorded then return recordedAnswers(recorded) end
+end
 for i, r in ipairs(batch) do
   local result = (overRate(r[1], r[6]) and 'rate') or (dailyFull(r[2], r[7]) and 'daily') or userRefusal(r[3], r[5], r[8])
   if not result then
-    dailyTake(r[2])
-    result = userTake(r[4], r[5], r[8])
+    dailyReserve(r[2])
+    result = userReserve(r[4], r[5], r[8])
   end
   out[i] = result
 end
@@ -102,8 +164,8 @@ if ARGV[2] then redis.call('SET', ARGV[2], answer) end
 return answer
 `;
 
-/** What ADMIT_MANY would answer ('ok' for an admit), counting only the rate. The same batch. */
-export const PROBE_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}${BATCH}
+/** What RESERVE_MANY would answer ('ok' for a reservation), counting only the rate. The same batch. */
+export const CHECK_MANY = `${RATE_FN}${DAILY_FN}${USER_FN}${BATCH}
 for i, r in ipairs(batch) do
   out[i] = (overRate(r[1], r[6]) and 'rate') or (dailyFull(r[2], r[7]) and 'daily') or userRefusal(r[3], r[5], r[8]) or 'ok'
 end
@@ -111,13 +173,53 @@ return table.concat(out, ',')
 `;
 
 /**
- * Undoes a USER_TAKE. KEYS: banned flag, open-case flag, reporters. ARGV: reporter id, 1 if that
- * take opened the case. The open flag goes only if no other reporter joined meanwhile.
+ * Undoes a USER_RESERVE. KEYS: banned flag, open-case flag, reporters. ARGV: reporter, 1 if that
+ * reservation opened the case. The open flag goes only if no other reporter joined meanwhile.
  */
-export const USER_GIVE_BACK = `
-redis.call('SREM', KEYS[3], ARGV[1])
-if ARGV[2] == '1' and redis.call('SCARD', KEYS[3]) == 0 then redis.call('DEL', KEYS[2]) end
+export const USER_RELEASE = `${USER_FN}
+userRelease(KEYS[2], KEYS[3], ARGV[1], ARGV[2] == '1')
 return 'ok'
+`;
+
+/**
+ * KEYS: an intake job's verdicts key. The worker takes the answers before it stores the job's
+ * reserved reports (answers them, marked taken), or finds nil: nothing recorded (the checks
+ * failed) or abandoned by the gateway. Taken, the gateway can no longer abandon them.
+ */
+export const TAKE_VERDICTS = `${VERDICTS_FN}
+local v = redis.call('GET', KEYS[1])
+if not v or v == '-' then return false end
+if string.sub(v, 1, 1) ~= '=' then redis.call('SET', KEYS[1], '=' .. v) end
+return recordedAnswers(v)
+`;
+
+/**
+ * A gateway that could not confirm a submit (its RESERVE_MANY and job, sent again and again, still
+ * unanswered) abandons it: the same batch (see BATCH), ARGV[2] the verdicts key. Unless a worker
+ * already took them, releases what the recorded answers reserved and leaves '-' for a day, so a job
+ * or a RESERVE_MANY arriving late stores and reserves nothing. Answers 'abandoned', or the answers
+ * a worker took (the reports are being stored: the callers may be told so).
+ */
+export const ABANDON_VERDICTS = `${DAILY_FN}${USER_FN}${VERDICTS_FN}${BATCH}
+local v = redis.call('GET', ARGV[2])
+if v == '-' then return 'abandoned' end
+if v and string.sub(v, 1, 1) == '=' then return recordedAnswers(v) end
+redis.call('SET', ARGV[2], '-', 'EX', 86400)
+if not v then return 'abandoned' end
+local i = 0
+local opened = {}
+for answer in string.gmatch(v, '[^,]+') do
+  i = i + 1
+  local r = batch[i]
+  if r and (answer == 'opened' or answer == 'appended') then
+    dailyRelease(r[2])
+    userRelease(r[4], r[5], r[8], false)
+    if answer == 'opened' then opened[#opened + 1] = r end
+  end
+end
+-- After every release: a case opened by this batch stays open only if someone else joined it.
+for _, r in ipairs(opened) do userRelease(r[4], r[5], r[8], true) end
+return 'abandoned'
 `;
 
 /**

@@ -1,9 +1,12 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type MinimalJob } from 'bullmq';
 import type { Redis } from './redis.js';
 import type { Logger } from 'pino';
 import { QUEUES, queuePrefix, type PayloadOf, type QueueKey } from '@rm/contracts';
 import type { Metrics } from './metrics.js';
-import { exponentialJitterBackoff } from './backoff.js';
+import { exponentialJitterBackoff, MAX_BACKOFF_MS } from './backoff.js';
+
+/** Worker deaths (stalls) a job survives before it fails for good. */
+const MAX_STALLS = 5;
 
 export type Handler<K extends QueueKey> = (payload: PayloadOf<K>, job: Job) => Promise<unknown>;
 
@@ -13,8 +16,10 @@ export interface ConsumerOptions {
   keyPrefix: string;
   concurrency: number;
   logger: Logger;
-  /** Lock duration and stalled-job check interval (JOB_LOCK_MS). */
+  /** Lock duration (JOB_LOCK_MS); the stalled-job check runs every half of it. */
   lockMs: number;
+  /** The longest wait between two attempts of a job (default MAX_BACKOFF_MS). */
+  maxBackoffMs?: number;
   /** Called once a job has failed for good (no attempt left, or unrecoverable), e.g. to dead-letter it. */
   onFailedForGood?: (job: Job, err: Error) => Promise<void>;
   /** Job counts and durations for Prometheus. */
@@ -46,9 +51,17 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       prefix: queuePrefix(options.keyPrefix, key),
       concurrency: options.concurrency,
       lockDuration: options.lockMs,
-      stalledInterval: options.lockMs,
+      // A dead worker's job is found stalled by the first check after its lock expired: at most
+      // 1.5 locks after the death (the lock was renewed at most half a lock before it).
+      stalledInterval: Math.max(500, Math.floor(options.lockMs / 2)),
+      // A job whose worker died this often is given up (it may be what kills them); one crash
+      // (BullMQ's default) was too few for a restart loop, which is no fault of the job's.
+      maxStalledCount: MAX_STALLS,
       autorun: false,
-      settings: { backoffStrategy: exponentialJitterBackoff },
+      settings: {
+        backoffStrategy: (attemptsMade: number, type?: string, err?: Error, job?: MinimalJob) =>
+          exponentialJitterBackoff(attemptsMade, type, err, job, Math.random, options.maxBackoffMs ?? MAX_BACKOFF_MS),
+      },
     },
   );
   worker.on('completed', () => options.metrics?.jobs.inc({ queue: spec.name, outcome: 'completed' }));

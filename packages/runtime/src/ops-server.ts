@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
@@ -34,7 +35,12 @@ export async function startOpsServer(o: OpsServerOptions): Promise<Server> {
     if (path === '/metrics') {
       o.metrics.scrape().then(
         (text) => send(200, text, o.metrics.contentType),
-        (err: Error) => send(500, JSON.stringify({ success: false, message: err.message })),
+        (err: Error) => {
+          // As on the API: a reference id in the answer and in the log line, the cause only in the log.
+          const ref = randomUUID();
+          o.logger.error({ err, ref }, 'metrics scrape failed');
+          send(500, JSON.stringify({ success: false, message: `Metrics are unavailable (reference ${ref})` }));
+        },
       );
       return;
     }

@@ -59,7 +59,9 @@ export const queuePolicyShape = {
   /** Per-category SLAs, a JSON object: {"threat":"PT15M","cheating":"PT4H"}. */
   SLA_BY_CATEGORY: slaByCategory,
 };
-export type QueuePolicyConfig = z.infer<z.ZodObject<typeof queuePolicyShape>>;
+/** The settings alone, for a process that declares nothing else about them (the CLI). */
+export const queuePolicyConfig = z.object(queuePolicyShape);
+export type QueuePolicyConfig = z.infer<typeof queuePolicyConfig>;
 
 export interface QueuePolicy {
   claimTtlMs: number;

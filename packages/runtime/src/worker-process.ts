@@ -33,7 +33,7 @@ export interface WorkerProcess<S extends WorkerStore> {
   consume<K extends QueueKey>(
     key: K,
     handler: Handler<K>,
-    options: { concurrency: number; onFailedForGood?: Parameters<typeof createConsumer>[2]['onFailedForGood']; closers?: (() => Promise<unknown>)[] },
+    options: { concurrency: number; maxBackoffMs?: number; onFailedForGood?: Parameters<typeof createConsumer>[2]['onFailedForGood']; closers?: (() => Promise<unknown>)[] },
   ): Worker;
 }
 
@@ -76,6 +76,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
         logger: log,
         lockMs: config.JOB_LOCK_MS,
         metrics: ops.metrics,
+        ...(options.maxBackoffMs !== undefined && { maxBackoffMs: options.maxBackoffMs }),
         ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
       });
       workers.push(worker);

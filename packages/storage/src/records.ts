@@ -32,6 +32,12 @@ export interface ModeratorRecord {
   createdAt: number;
 }
 
+/** Who made a report: a platform and an id there (the same id on two platforms is two people). */
+export interface ReporterRecord {
+  platform: string;
+  id: string;
+}
+
 export interface NewReport {
   id: string;
   userId: string;
@@ -155,14 +161,8 @@ export interface SlaBreach {
   at: number;
 }
 
-/** A reporter: the platform they report from and their id there (two platforms may reuse an id). */
-export interface ReporterRef {
-  platform: string;
-  id: string;
-}
-
 /** How a reporter's reports ended: cases approved and dismissed with one of their reports in it. */
-export interface ReporterStats extends ReporterRef {
+export interface ReporterStats extends ReporterRecord {
   approved: number;
   dismissed: number;
 }

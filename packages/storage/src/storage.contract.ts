@@ -424,19 +424,24 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.caseReportIds(first!.caseId)).toEqual(['r1', 'r2', 'r3']);
       });
 
-      it('caseReporterIds lists each reporter once', async () => {
+      it('caseReporters lists each reporter once, a platform and an id, by platform then id', async () => {
         const [first] = await store.saveReports([
           report('r1', 'u1', 1_000, { reporterId: 'alice' }),
           report('r2', 'u1', 2_000, { reporterId: 'bob' }),
           report('r3', 'u1', 3_000, { reporterId: 'alice' }),
+          report('r5', 'u1', 5_000, { reporterId: 'alice', reporterPlatform: 'chatplatform' }),
         ]);
         await store.saveReports([report('r4', 'u2', 4_000, { reporterId: 'carol' })]);
-        expect((await store.caseReporterIds(first!.caseId)).sort()).toEqual(['alice', 'bob']);
+        expect(await store.caseReporters(first!.caseId)).toEqual([
+          { platform: 'chatplatform', id: 'alice' },
+          { platform: 'gameplatform', id: 'alice' },
+          { platform: 'gameplatform', id: 'bob' },
+        ]);
       });
 
-      it('caseReportIds and caseReporterIds are empty for an unknown case', async () => {
+      it('caseReportIds and caseReporters are empty for an unknown case', async () => {
         expect(await store.caseReportIds('nope')).toEqual([]);
-        expect(await store.caseReporterIds('nope')).toEqual([]);
+        expect(await store.caseReporters('nope')).toEqual([]);
       });
     });
 
@@ -785,6 +790,23 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
           expect([fromA!.openedCase, fromB!.openedCase].filter(Boolean)).toHaveLength(1);
           expect(await a.caseReportIds(fromA!.caseId)).toEqual([`ra${round}`, `rb${round}`]);
           expect((await b.openCaseOfUser(user))?.id).toBe(fromA!.caseId);
+        }
+      }));
+
+    it('a report saved while its case is decided joins it before the decision, or a new case after it', () =>
+      withPair(async (a, b) => {
+        for (let round = 0; round < 25; round++) {
+          const userId = `race-${round}`;
+          const [first] = await a.saveReports([report(`race-${round}-a`, userId, 1_000)]);
+          const decided = (await a.getCase(first!.caseId))!;
+          // One handle saves a report about the user while the other dismisses the user's case.
+          const [[saved], atDecision] = await Promise.all([
+            a.saveReports([report(`race-${round}-b`, userId, 2_000, { reporterId: 'late' })]),
+            b.transitionCase(move(decided, 'dismissed')).then(() => b.caseReportIds(decided.id)),
+          ]);
+          expect(await a.caseReportIds(decided.id), `round ${round}: nothing joins a decided case`).toEqual(atDecision);
+          if (saved!.caseId === decided.id) expect(atDecision).toContain(saved!.reportId);
+          else expect((await a.getCase(saved!.caseId))?.state).toBe('open');
         }
       }));
 

@@ -11,7 +11,7 @@ import type {
   NewReport,
   Page,
   ReportRecord,
-  ReporterRef,
+  ReporterRecord,
   ReporterStats,
   SavedReport,
   Transition,
@@ -54,7 +54,8 @@ export interface Store {
   openCaseOfUser(userId: string): Promise<CaseRecord | null>;
   /** Ids of the case's reports, oldest first. */
   caseReportIds(caseId: string): Promise<string[]>;
-  caseReporterIds(caseId: string): Promise<string[]>;
+  /** Each reporter of the case once, by platform then id. */
+  caseReporters(caseId: string): Promise<ReporterRecord[]>;
 
   /**
    * One atomic compare-and-set: applies the transition only if the case is still at
@@ -101,7 +102,7 @@ export interface Store {
   /** The case's reports, oldest first. */
   caseReports(caseId: string): Promise<ReportRecord[]>;
   /** Stats of the reporters asked for that have any; a reporter never decided on is left out. */
-  reporterStats(reporters: ReporterRef[]): Promise<ReporterStats[]>;
+  reporterStats(reporters: ReporterRecord[]): Promise<ReporterStats[]>;
   getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
   /** Inserts or replaces the case's triage. */
   setCaseTriage(triage: CaseTriageRecord): Promise<void>;

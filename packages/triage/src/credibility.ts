@@ -1,4 +1,4 @@
-import type { ReporterRef, ReporterStats } from '@rm/storage';
+import type { ReporterRecord, ReporterStats } from '@rm/storage';
 
 /**
  * A reporter's credibility: (approved + 1) / (approved + dismissed + 2), the mean of a Beta(1, 1)
@@ -10,14 +10,14 @@ export function credibilityScore(s: Pick<ReporterStats, 'approved' | 'dismissed'
 }
 
 /** One key per reporter: the platform and the id (ids are unique per platform only). */
-export const reporterKey = (r: ReporterRef): string => `${r.platform}\u0000${r.id}`;
+export const reporterKey = (r: ReporterRecord): string => `${r.platform}\u0000${r.id}`;
 
 export interface Credibility extends ReporterStats {
   credibility: number;
 }
 
 /** Stats by reporter, with a neutral entry for every reporter that has none stored. */
-export function credibilityOf(reporters: ReporterRef[], stored: ReporterStats[]): Map<string, Credibility> {
+export function credibilityOf(reporters: ReporterRecord[], stored: ReporterStats[]): Map<string, Credibility> {
   const byKey = new Map(stored.map((s) => [reporterKey(s), s]));
   const out = new Map<string, Credibility>();
   for (const r of reporters) {

@@ -48,7 +48,8 @@ export class FakePlatform {
   private faults: Fault[] = [];
   private nextId = 1;
 
-  private readonly server: Server = createServer((req, res) => {
+  // Long ids travel in the path (a 20 KB user id): a larger header limit than Node's 16 KiB.
+  private readonly server: Server = createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
     req.on('end', () => void this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, raw, res));

@@ -25,7 +25,7 @@ describe('intake worker', () => {
     await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
     // A lone submit is a job of one report, named by it.
     const job = (await queue.getJob(id))!;
-    const { verdicts, ...data } = job.data;
+    const { verdictsKey, ...data } = job.data;
     expect(data.reports.map((r: { reportId: string }) => r.reportId)).toEqual([id]);
     const redeliver = async (payload: object) => {
       await (await queue.getJob(id))!.remove();
@@ -33,15 +33,18 @@ describe('intake worker', () => {
       await sys.waitFor(async () => (await (await queue.getJob(id))?.isCompleted()) === true);
       return (await queue.getJob(id))!.returnvalue;
     };
-    // Sent with its checks: their answers were dropped once the report was stored, so nothing is stored again.
-    expect(verdicts).toEqual(expect.any(String));
-    expect(await redeliver({ ...data, verdicts })).toEqual([]);
-    // As a job of admitted reports (a Redis Cluster's): the store knows the report id.
+    // Sent with its reservations: their verdicts outlive the store a while, and the report is known.
+    expect(verdictsKey).toEqual(expect.any(String));
+    const storedAgain = [expect.objectContaining({ reportId: id, created: false })];
+    expect(await redeliver({ ...data, verdictsKey })).toEqual(storedAgain);
+    // As queued by an older gateway, which named the key `verdicts`.
+    expect(await redeliver({ ...data, verdicts: verdictsKey })).toEqual(storedAgain);
+    // As a job of reserved reports (a Redis Cluster's): the store knows the report id.
     expect(await redeliver(data)).toEqual([expect.objectContaining({ reportId: id, created: false })]);
     expect(await count('700')).toBe(1);
   });
 
-  it('a report refused in the same turn as others rides in their job, and only the admitted are stored', async () => {
+  it('a report refused in the same turn as others rides in their job, and only the reserved are stored', async () => {
     await sys.addUser('703');
     // One reporter three times about one user, in one gateway turn (Redis held, as below).
     const pauser = createRedis({ REDIS_URL: redisUrl() });

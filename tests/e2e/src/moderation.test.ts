@@ -21,12 +21,13 @@ beforeAll(async () => {
 afterAll(() => sys?.stop());
 
 /** A new user with `n` stored reports in one open case; returns the user id and report ids. */
-async function openCase(n = 1): Promise<{ userId: string; ids: string[] }> {
+async function openCase(n = 1, platform = 'gameplatform'): Promise<{ userId: string; ids: string[] }> {
   const userId = String(nextUser++);
   await sys.addUser(userId, `user${userId}`, `User ${userId}`);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await sys.post('/v1/reports/new', submitter.auth, report(userId, `rep-${nextReporter++}`));
+    const reporterId = `rep-${nextReporter++}`;
+    const res = await sys.post('/v1/reports/new', submitter.auth, report(userId, reporterId, { reporter: { id: reporterId, platform } }));
     expect(res.status).toBe(200);
     ids.push(res.body.id);
   }
@@ -119,7 +120,7 @@ describe('approve, dismiss, undo', () => {
   });
 
   it('POST /v1/reports/{id}/dismiss answers with the channel and DMs the reporters when dm is true', async () => {
-    const { userId, ids } = await openCase(2);
+    const { userId, ids } = await openCase(2, 'chatplatform');
     const res = await act('dismiss', ids[0]!, { moderator: { id: 'm1' }, dm: true, reason: 'No evidence of cheating' });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -136,7 +137,7 @@ describe('approve, dismiss, undo', () => {
     await sys.waitFor(async () => (await dms()).length >= 2, 15_000, 'the DMs');
     expect(await dms()).toHaveLength(2);
     // A dismissed case frees the reporters to report the user again.
-    const again = await sys.post('/v1/reports/new', submitter.auth, report(userId, `rep-${nextReporter - 1}`));
+    const again = await sys.post('/v1/reports/new', submitter.auth, report(userId, `rep-${nextReporter - 1}`, { reporter: { id: `rep-${nextReporter - 1}`, platform: 'chatplatform' } }));
     expect(again.status).toBe(200);
     expect(again.body.appended).toBeUndefined();
   });

@@ -35,14 +35,50 @@ describe('GET /openapi.json', () => {
     expect(actual).toEqual(expected);
   });
 
-  it('declares the error statuses of section 7 with its shape on every endpoint', () => {
+  it('declares the error statuses of section 7 with its shape on every endpoint; `errors` only on a 400 with a body', () => {
     for (const e of contract.endpoints) {
       for (const status of contract.errorStatuses) {
         const schema = response(e.method, e.path, status);
-        expect(props(schema), `${e.method} ${e.path} ${status}`).toEqual(['errors', 'message', 'success']);
+        const withErrors = status === 400 && e.body !== undefined;
+        expect(props(schema), `${e.method} ${e.path} ${status}`).toEqual(withErrors ? ['errors', 'message', 'success'] : ['message', 'success']);
         expect(schema.required).toEqual(expect.arrayContaining(['success', 'message']));
       }
     }
+  });
+
+  it('every operation, extensions too: operationId and summary, `errors` only where section 7 allows it', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods as Record<string, any>).map(([method, o]) => ({ path, method, o })));
+    expect(operations.length).toBeGreaterThanOrEqual(contract.endpoints.length);
+    const ids = operations.map(({ o }) => o.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, method, o } of operations) {
+      const name = `${method.toUpperCase()} ${path}`;
+      expect(o.operationId, name).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(o.summary, name).toMatch(/\S/);
+      for (const [status, answer] of Object.entries(o.responses as Record<string, any>)) {
+        if (Number(status) < 400) continue;
+        const allowed = status === '400' && o.requestBody !== undefined;
+        expect('errors' in (jsonOf(answer.content)?.properties ?? {}), `${name} ${status}`).toBe(allowed);
+      }
+    }
+    for (const e of [...contract.endpoints, ...contract.extensions]) expect(op(e.method, e.path).operationId, `${e.method} ${e.path}`).toBe(e.operationId);
+  });
+
+  it('names its servers and licence', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: expect.any(String) })]);
+    expect(doc.info.license.name).toMatch(/\S/);
+  });
+
+  it('submit id: the pattern of 2.2 keeps its case-insensitive meaning without a regex flag', () => {
+    const pattern = new RegExp(response('POST', '/v1/reports/new', 200).properties.id.pattern);
+    for (const id of ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190A1B2-C3D4-7E5F-8A9B-0C1D2E3F4A5B', '00000000-0000-0000-0000-000000000000']) expect(id).toMatch(pattern);
+    for (const id of ['0190a1b2-c3d4-9e5f-8a9b-0c1d2e3f4a5b', '0190a1b2-c3d4-7e5f-ca9b-0c1d2e3f4a5b', 'not-a-uuid']) expect(id).not.toMatch(pattern);
+  });
+
+  it('bounds nothing on submit where the spec is silent: userId, questionId, evidence url, reporter.id', () => {
+    const schema = requestBody('POST', '/v1/reports/new');
+    const unbounded = [schema.properties.userId, schema.properties.answers.items.properties.questionId, schema.properties.evidence.items.properties.url, schema.properties.reporter.properties.id];
+    for (const field of unbounded) expect(field).toEqual({ type: 'string' });
   });
 
   it('submit body: fields, required fields, enums and bounds of 2.1 and 8; nothing else allowed', () => {

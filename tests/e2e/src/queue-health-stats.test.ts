@@ -36,7 +36,7 @@ beforeAll(async () => {
   await act('claim', ids['b']!, 'm1');
   await act('dismiss', ids['b']!, 'm1');
   await act('claim', ids['c']!, 'm2');
-}, 60_000);
+}, 120_000);
 afterAll(() => sys?.stop());
 
 const zero = { claim: 0, unclaim: 0, expire: 0, approve: 0, dismiss: 0, undo: 0 };

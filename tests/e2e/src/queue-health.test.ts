@@ -3,8 +3,8 @@ import { freePort, report, System, type Key } from './harness.js';
 
 // Claims that expire and SLAs that escalate: delayed jobs on the deadlines queue, run by the
 // moderation worker. TTLs of a few seconds here; the production defaults are PT30M and PT1H.
-const CLAIM_TTL_S = 6;
-const SLA_S = 4;
+const CLAIM_TTL_S = 10;
+const SLA_S = 8;
 
 let sys: System;
 let admin: Key;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   admin = await sys.createKey(['--admin']);
   await sys.addModerator('m1', 'alice');
   await sys.addModerator('m2', 'bob');
-}, 60_000);
+}, 120_000);
 afterAll(() => sys?.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -158,6 +158,37 @@ describe('SLA escalation', () => {
     expect((await ranDeadlines('sla.check')).find((j) => message!.content.includes(j.data.caseId) && j.data.openingId === 'opened')?.returnvalue).toBe('stale');
     expect(await escalations(reportId)).toHaveLength(1);
   }, 60_000);
+});
+
+describe('deadlines schedule (CLI)', () => {
+  it('gives open cases without deadlines (from before an upgrade) their SLA check and claim expiry; repeating it adds nothing', async () => {
+    const waiting = await openCase();
+    const claimed = await openCase();
+    expect((await act('claim', claimed.reportId, 'm1')).status).toBe(200);
+    // As before the upgrade: no deadline waits in Redis.
+    const q = sys.queue('deadlines');
+    await q.drain(true);
+    expect(await q.getDelayedCount()).toBe(0);
+
+    const first = await sys.cli(['deadlines', 'schedule']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/deadlines of \d+ open case\(s\) scheduled \([1-9]\d* claim expiry/);
+    const total = async () => Object.values(await q.getJobCounts('delayed', 'waiting', 'active', 'completed', 'failed')).reduce((a, b) => a + b, 0);
+    const scheduled = await total();
+    const again = await sys.cli(['deadlines', 'schedule']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await total()).toBe(scheduled);
+
+    await sys.waitFor(async () => (await history(claimed.reportId)).rows.some((r) => r[2] === 'system'), 30_000, 'the claim released');
+    await sys.waitFor(async () => (await messages()).some((m) => m.channel === 'escalations' && m.content.includes(waiting.reportId)), 30_000, 'the escalation');
+  }, 90_000);
+
+  it('refuses an invalid setting with one line naming it', async () => {
+    const out = await sys.cli(['deadlines', 'schedule'], { CLAIM_TTL: '30 minutes' });
+    expect(out.code).toBe(1);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    expect(out.stderr).toMatch(/CLAIM_TTL/);
+  });
 });
 
 describe('GET /v1/stats on this system', () => {

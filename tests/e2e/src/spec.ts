@@ -31,6 +31,8 @@ export interface EndpointSpec {
   method: string;
   path: string;
   permission: string;
+  /** The OpenAPI operationId: client generators name methods after it, so it never changes. */
+  operationId?: string;
   body?: ObjectSpec;
   response: { fields?: Record<string, FieldSpec>; data?: string[] };
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '@rm/runtime';
 import { apikeyCommand } from './commands/apikey.js';
 import { caseCommand } from './commands/case.js';
+import { deadlinesCommand } from './commands/deadlines.js';
 import { jobsCommand } from './commands/jobs.js';
 import { messagesCommand } from './commands/messages.js';
 import { notificationsCommand } from './commands/notifications.js';
@@ -26,6 +27,7 @@ const program = new Command('rm')
   .addCommand(notificationsCommand(ctx))
   .addCommand(jobsCommand(ctx))
   .addCommand(queuesCommand(ctx))
+  .addCommand(deadlinesCommand(ctx))
   .addCommand(rulesCommand(ctx));
 
 let code = 0;

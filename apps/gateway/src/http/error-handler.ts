@@ -35,8 +35,31 @@ function internal(error: unknown, onInternal: (err: unknown, ref: string) => voi
   return send(500, { success: false, message: `${what} (reference ${ref})` });
 }
 
-/** Maps anything thrown in a request to a declared status and the section 7 shape. */
-export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: string) => void): { status: number; body: ErrorResponse } {
+/** Where a query or path parameter came from, in the words of a message. */
+const PARAMETER_KIND: Record<string, string> = { querystring: 'query parameter', params: 'path parameter', headers: 'header' };
+
+/**
+ * Section 7: `errors` is present only for a 400 of an endpoint with a request body. Elsewhere the
+ * message itself names what is wrong ("Invalid query parameter page: page must be at least 1").
+ */
+function withoutFieldErrors(response: { status: number; body: ErrorResponse }, context: string | undefined): { status: number; body: ErrorResponse } {
+  const { errors, ...rest } = response.body;
+  if (!errors) return response;
+  const kind = (context && PARAMETER_KIND[context]) ?? 'request';
+  const message = rest.message === 'Validation failed' ? `Invalid ${errors.map((e) => `${kind} ${e.field}: ${e.message}`).join('; ')}` : rest.message;
+  return { status: response.status, body: { ...rest, message } };
+}
+
+/**
+ * Maps anything thrown in a request to a declared status and the section 7 shape; `hasBody` says
+ * whether the route takes a request body (only then may a 400 carry `errors`).
+ */
+export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: string) => void, hasBody = true): { status: number; body: ErrorResponse } {
+  const response = errorResponse(error, onInternal);
+  return hasBody ? response : withoutFieldErrors(response, (error as { validationContext?: string })?.validationContext);
+}
+
+function errorResponse(error: unknown, onInternal: (err: unknown, ref: string) => void): { status: number; body: ErrorResponse } {
   if (error instanceof AppError) {
     if (error.status === 500) return internal(error, onInternal);
     const body: ErrorResponse = { success: false, message: error.message };
@@ -66,11 +89,13 @@ export function toErrorResponse(error: unknown, onInternal: (err: unknown, ref: 
 
 /** Errors thrown by a route, and those Fastify raises before routing (bad URL, over-long parameter). */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = toErrorResponse(error, (err, ref) => {
+  const onInternal = (err: unknown, ref: string) => {
     // An AppError's cause is what failed underneath (the driver's error): that is what to log.
     const cause = err instanceof Error && err.cause !== undefined ? err.cause : err;
     request.log.error({ err: cause, ref, reqId: request.id }, `request failed: ${(err as Error).message}`);
-  });
+  };
+  // Before routing (a bad URL) there is no route: no body schema either.
+  const { status, body } = toErrorResponse(error, onInternal, Boolean(request.routeOptions?.schema?.body));
   void reply.status(status).send(body);
 }
 

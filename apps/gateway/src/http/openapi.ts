@@ -11,7 +11,20 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Report Moderation Service', version: '1.0.0', description: 'Submit and moderate player reports. Every /v1 call needs `Authorization: <API_KEY>:<API_SECRET>`.' },
+      info: {
+        title: 'Report Moderation Service',
+        version: '1.0.0',
+        description: 'Submit and moderate player reports. Every /v1 call needs `Authorization: <API_KEY>:<API_SECRET>`.',
+        // The project has not chosen a licence yet (docs/decisions.md); no rights are granted until it does.
+        license: { name: 'UNLICENSED' },
+      },
+      // Relative: the document is served by the gateway it describes, whatever its address.
+      servers: [{ url: '/', description: 'The gateway serving this document' }],
+      tags: [
+        { name: 'reports', description: 'Game clients and servers: submit, check, list' },
+        { name: 'moderation', description: 'Moderators: claim, unclaim, approve, dismiss, undo' },
+        { name: 'queue', description: 'Lead moderators: queue health' },
+      ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_KEY>:<API_SECRET>' } } },
       security: [{ apiKey: [] }],
     },

@@ -1,14 +1,25 @@
 import type { Queue } from 'bullmq';
 import type { ReportGuard } from '@rm/report-guard';
-import type { Redis } from '@rm/runtime';
+import type { Logger, Redis } from '@rm/runtime';
 import type { Intake } from './intake.js';
 import { OneTripIntake } from './one-trip-intake.js';
 import { TwoStepIntake } from './two-step-intake.js';
 
 /**
- * One round trip on a standalone Redis; checks, then the job, on a Redis Cluster (see decisions.md).
+ * Why two intake paths. Every write to a Redis with `appendfsync always` waits for an fsync, and
+ * "check, then send the job" waits for two in a row. On a standalone Redis one script reserves for
+ * a whole turn of submissions and the job follows it on the same connection without waiting for
+ * its answer (Redis runs one connection's commands in order): one round trip (OneTripIntake). On a
+ * Redis Cluster that script would span slots, and a job cannot share a connection's order with
+ * per-slot scripts, so each submission reserves first (one script per slot), then the reserved go
+ * in one job per turn: two steps (TwoStepIntake). See decisions.md (Redis).
+ *
  * `connection` is the one `queue` was opened on.
  */
-export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard): Intake {
-  return guard.batches ? new OneTripIntake(queue, connection, guard) : new TwoStepIntake(queue, guard);
+export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard, log?: Pick<Logger, 'error'>): Intake {
+  const onAbandonFailed = (err: Error, verdictsKey: string) =>
+    log?.error({ err: err.message, verdictsKey }, 'could not abandon an unconfirmed intake job: its reservations stay until the day ends or the case closes');
+  const onReleaseFailed = (err: Error, reportId: string) =>
+    log?.error({ err: err.message, reportId }, 'could not release the reservations of an unconfirmed report: they stay until the day ends or the case closes');
+  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed) : new TwoStepIntake(queue, guard, onReleaseFailed);
 }

@@ -1,5 +1,5 @@
 import type { AppError, IntakeReport } from '@rm/contracts';
-import type { AdmitOutcome, GuardRequest } from '@rm/report-guard';
+import type { ReserveOutcome, GuardRequest } from '@rm/report-guard';
 import type { MicroBatcherOptions } from '@rm/runtime';
 import { unavailable } from '../errors/unavailable.js';
 
@@ -20,11 +20,11 @@ export const JOB_BATCHING: MicroBatcherOptions = { maxBatch: 100, maxInFlight: 4
  */
 export interface Intake {
   /**
-   * Checks the submission against the limits and, when they admit it, resolves only once its report
-   * is in Redis, so a 200 still means "in Redis". Throws an UNAVAILABLE AppError when Redis fails,
-   * with whatever the checks reserved given back.
+   * Checks the submission against the limits and, when they reserve for it, resolves only once its
+   * report is in Redis, so a 200 still means "in Redis". Throws an UNAVAILABLE AppError when Redis
+   * fails, with whatever the checks reserved released.
    */
-  accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome>;
+  accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome>;
 }
 
 export function queueUnavailable(err: unknown): AppError {

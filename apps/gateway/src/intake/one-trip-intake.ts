@@ -1,56 +1,72 @@
 import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
-import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
+import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
 import { MicroBatcher, type Redis } from '@rm/runtime';
-import { orUnavailable } from '../errors/unavailable.js';
+import { retryInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
-type Submission = { check: GuardRequest; report: IntakeReport };
+type Submission = { check: Stamped; report: IntakeReport };
 
 /**
- * For a standalone Redis: the checks of one turn's submissions and the job holding all their
+ * For a standalone Redis: the reservations of one turn's submissions and the job holding all their
  * reports leave together, one behind the other on the queue's connection, and are answered
- * together: one round trip and one AOF fsync instead of two in a row. The job names the key where
- * the checks left their answers, and the intake worker stores only the admitted reports.
+ * together (see create-intake.ts). The job names the key where the reservations left their
+ * answers (its verdicts), and the intake worker stores only the reserved reports.
+ *
+ * Exact whatever fails: when either answer is lost (connection reset, Redis restart, command
+ * timeout), the pair is sent again for a while (confirm.ts): the reservations are idempotent on the
+ * verdicts key and the job on its id, so the second sending reserves and queues nothing twice,
+ * and the callers get the answers of the first. Still unconfirmed, the turn is abandoned: what it
+ * reserved is released and a job that lands later stores nothing (or, if a worker already took
+ * the job, the callers get its answers).
  */
 export class OneTripIntake implements Intake {
-  private readonly batcher: MicroBatcher<Submission, AdmitOutcome | Error>;
+  private readonly batcher: MicroBatcher<Submission, ReserveOutcome | Error>;
 
   /** `connection` is the one `queue` was opened on (BullMQ wraps, not copies, the client it is given). */
   constructor(
     private readonly queue: Queue,
     private readonly connection: Redis,
     private readonly guard: ReportGuard,
+    private readonly onAbandonFailed: (err: Error, verdictsKey: string) => void = () => undefined,
   ) {
     this.batcher = new MicroBatcher((batch) => this.send(batch), JOB_BATCHING);
   }
 
-  async accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome> {
-    const outcome = await this.batcher.submit({ check, report });
+  async accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome> {
+    // Stamped once: a sending again names the same minute and day.
+    const outcome = await this.batcher.submit({ check: stamped(check), report });
     if (outcome instanceof Error) throw outcome;
     return outcome;
   }
 
-  private async send(batch: Submission[]): Promise<(AdmitOutcome | Error)[]> {
+  private async send(batch: Submission[]): Promise<(ReserveOutcome | Error)[]> {
     const jobId = jobIdFor.intake(batch[0]!.report.reportId);
-    const verdicts = this.guard.verdictKey(jobId);
-    // The checks go first, on the connection the job goes on: one connection's commands run in order.
-    const [checked, queued] = await Promise.allSettled([
-      orUnavailable('Redis', () => this.guard.admitRecorded(this.connection, batch.map((s) => s.check), verdicts)),
-      this.queue.add(QUEUES.intake.name, { reports: batch.map((s) => s.report), verdicts }, { jobId }),
-    ]);
-    // Without recorded answers, a job that did get stored stores nothing.
-    if (checked.status === 'rejected') return batch.map(() => checked.reason as Error);
-    const outcomes = checked.value;
-    if (queued.status === 'fulfilled') return outcomes;
-    // No job: give back what the admitted reserved, and tell them to try again.
-    await Promise.all([
-      ...batch.map((s, i) => {
-        const o = outcomes[i]!;
-        return o.ok && this.guard.release(s.check, o.appended);
-      }),
-      this.guard.forgetVerdicts(verdicts),
-    ]).catch(() => undefined);
-    return outcomes.map((o) => (o.ok ? queueUnavailable(queued.reason) : o));
+    const verdictsKey = this.guard.verdictsKey(jobId);
+    const checks = batch.map((s) => s.check);
+    const job = { reports: batch.map((s) => s.report), verdictsKey };
+    // The reservations go first, on the connection the job goes on: one connection's commands run in order.
+    const [reserved, queued] = await sendUntilConfirmed(() =>
+      Promise.allSettled([this.guard.reserveRecorded(this.connection, checks, verdictsKey), this.queue.add(QUEUES.intake.name, job, { jobId })] as const),
+    );
+    if (reserved.status === 'fulfilled' && queued.status === 'fulfilled') return reserved.value;
+    const failure = queueUnavailable(queued.status === 'rejected' ? queued.reason : (reserved as PromiseRejectedResult).reason);
+    const taken = await this.abandon(checks, verdictsKey);
+    if (taken) return taken;
+    // Abandoned (or to be): the reserved are told to try again, the refused get their refusal.
+    return batch.map((_, i) => (reserved.status === 'fulfilled' && !reserved.value[i]!.ok ? reserved.value[i]! : failure));
+  }
+
+  /** The taken job's outcomes, or null: abandoned now, or tried again in the background until it is. */
+  private async abandon(checks: Stamped[], verdictsKey: string): Promise<ReserveOutcome[] | null> {
+    try {
+      return await this.guard.abandonRecorded(this.connection, checks, verdictsKey);
+    } catch {
+      void retryInBackground(
+        () => this.guard.abandonRecorded(this.connection, checks, verdictsKey),
+        (err) => this.onAbandonFailed(err, verdictsKey),
+      );
+      return null;
+    }
   }
 }

@@ -1,13 +1,19 @@
 import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
-import type { AdmitOutcome, GuardRequest, ReportGuard } from '@rm/report-guard';
+import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
 import { MicroBatcher } from '@rm/runtime';
 import { orUnavailable } from '../errors/unavailable.js';
+import { retryInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 /**
- * For a Redis Cluster, where one script cannot check a whole turn: each submission is checked
- * (one script per slot), then the admitted reports of one turn go in one job.
+ * For a Redis Cluster, where one script cannot check a whole turn (see create-intake.ts): each
+ * submission reserves (one script per slot), then the reserved reports of one turn go in one job.
+ *
+ * Exact whatever fails: the reservations name the report, so they are idempotent and sent again
+ * when an answer is lost, and so is the job's add (on its job id), for a while (confirm.ts). Still
+ * unconfirmed, the reservations are released by the report (whatever they did), in the background
+ * while Redis is out of reach, and the caller is told to retry.
  */
 export class TwoStepIntake implements Intake {
   private readonly jobs: MicroBatcher<IntakeReport, void>;
@@ -15,22 +21,40 @@ export class TwoStepIntake implements Intake {
   constructor(
     queue: Queue,
     private readonly guard: ReportGuard,
+    private readonly onReleaseFailed: (err: Error, reportId: string) => void = () => undefined,
   ) {
     this.jobs = new MicroBatcher(async (reports) => {
-      await queue.add(QUEUES.intake.name, { reports }, { jobId: jobIdFor.intake(reports[0]!.reportId) });
+      // Sent again when its answer is lost (the add is idempotent on the job id): a job that landed
+      // is confirmed, not released and then stored all the same.
+      const jobId = jobIdFor.intake(reports[0]!.reportId);
+      const [queued] = await sendUntilConfirmed(() => Promise.allSettled([queue.add(QUEUES.intake.name, { reports }, { jobId })] as const));
+      if (queued.status === 'rejected') throw queued.reason;
       return reports.map(() => undefined);
     }, JOB_BATCHING);
   }
 
-  async accept(check: GuardRequest, report: IntakeReport): Promise<AdmitOutcome> {
-    const admitted = await orUnavailable('Redis', () => this.guard.admit(check));
-    if (!admitted.ok) return admitted;
+  async accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome> {
+    // Stamped once and named by the report: a sending again is the same reservation.
+    const request = stamped({ ...check, reportId: report.reportId });
+    const [reserved] = await sendUntilConfirmed(() => Promise.allSettled([this.guard.reserve(request)] as const));
+    if (reserved.status === 'rejected') {
+      this.releaseLater(request);
+      return orUnavailable('Redis', () => Promise.reject(reserved.reason as Error));
+    }
+    if (!reserved.value.ok) return reserved.value;
     try {
       await this.jobs.submit(report);
     } catch (err) {
-      await this.guard.release(check, admitted.appended).catch(() => undefined);
+      this.releaseLater(request);
       throw queueUnavailable(err);
     }
-    return admitted;
+    return reserved.value;
+  }
+
+  private releaseLater(request: Stamped): void {
+    void retryInBackground(
+      () => this.guard.release(request),
+      (err) => this.onReleaseFailed(err, request.reportId!),
+    );
   }
 }

@@ -6,7 +6,7 @@ import {
   ClaimResponse,
   DismissBody,
   DismissResponse,
-  ErrorResponse,
+  errorResponses,
   ReportIdParams,
   UnclaimBody,
   UndoBody,
@@ -16,7 +16,9 @@ import { uuidv7 } from '@rm/runtime';
 import type { GatewayDeps } from '../deps.js';
 import { requestDecision } from '../use-cases/request-decision.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 500: ErrorResponse };
+const errors = errorResponses(true);
+/** Names and summaries of the OpenAPI operations (client generators name methods from them). */
+const doc = (operationId: string, summary: string) => ({ operationId, summary, tags: ['moderation'] });
 const config = { permission: 'reports.handle_reports' } as const;
 
 /** Claim, unclaim, approve, dismiss, undo: each becomes one job on the decisions queue. */
@@ -24,13 +26,13 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/reports/:id/claim',
-      { config, schema: { params: ReportIdParams, body: ClaimBody, response: { 200: ClaimResponse, ...errors } } },
+      { config, schema: { ...doc('claimReport', "Claim a report's case for a moderator"), params: ReportIdParams, body: ClaimBody, response: { 200: ClaimResponse, ...errors } } },
       async (req) =>
         requestDecision(deps, { action: 'claim', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
     );
     app.post(
       '/reports/:id/unclaim',
-      { config, schema: { params: ReportIdParams, body: UnclaimBody, response: { 200: ClaimResponse, ...errors } } },
+      { config, schema: { ...doc('unclaimReport', 'Release a claim'), params: ReportIdParams, body: UnclaimBody, response: { 200: ClaimResponse, ...errors } } },
       async (req) =>
         requestDecision(deps, {
           action: 'unclaim',
@@ -43,13 +45,13 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/reports/:id/approve',
-      { config, schema: { params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
+      { config, schema: { ...doc('approveReport', 'Approve a report: ban the user, close the case'), params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
       async (req) =>
         requestDecision(deps, { action: 'approve', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
     );
     app.post(
       '/reports/:id/dismiss',
-      { config, schema: { params: ReportIdParams, body: DismissBody, response: { 200: DismissResponse, ...errors } } },
+      { config, schema: { ...doc('dismissReport', 'Dismiss a report: close the case without a ban'), params: ReportIdParams, body: DismissBody, response: { 200: DismissResponse, ...errors } } },
       async (req) =>
         requestDecision(deps, {
           action: 'dismiss',
@@ -63,7 +65,7 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/reports/:id/undo',
-      { config, schema: { params: ReportIdParams, body: UndoBody, response: { 200: UndoResponse, ...errors } } },
+      { config, schema: { ...doc('undoDecision', 'Undo the last approve or dismiss of a case'), params: ReportIdParams, body: UndoBody, response: { 200: UndoResponse, ...errors } } },
       async (req) =>
         requestDecision(deps, { action: 'undo', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
     );

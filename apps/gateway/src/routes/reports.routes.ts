@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CheckBody,
   CheckResponse,
-  ErrorResponse,
+  errorResponses,
   ListQuery,
   ListResponse,
   SubmitReportBody,
@@ -14,7 +14,8 @@ import { checkReport } from '../use-cases/check-report.js';
 import { listReports } from '../use-cases/list-reports.js';
 import { submitReport } from '../use-cases/submit-report.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 500: ErrorResponse };
+const withBody = errorResponses(true);
+const withoutBody = errorResponses(false);
 
 /** Submit, check and list: the game clients' side of the API. */
 export function reportsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
@@ -23,7 +24,13 @@ export function reportsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/reports/new',
       {
         config: { permission: 'reports.submit_report', ratedByUseCase: true },
-        schema: { body: SubmitReportBody, response: { 200: SubmitReportResponse, ...errors } },
+        schema: {
+          operationId: 'submitReport',
+          summary: 'Submit a report about a player',
+          tags: ['reports'],
+          body: SubmitReportBody,
+          response: { 200: SubmitReportResponse, ...withBody },
+        },
       },
       async (request) => submitReport(deps, request.apiKey, request.body, request.id),
     );
@@ -32,7 +39,13 @@ export function reportsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/reports/check',
       {
         config: { permission: 'reports.submit_report', ratedByUseCase: true },
-        schema: { body: CheckBody, response: { 200: CheckResponse, ...errors } },
+        schema: {
+          operationId: 'checkReport',
+          summary: 'Check whether a reporter may report a user now',
+          tags: ['reports'],
+          body: CheckBody,
+          response: { 200: CheckResponse, ...withBody },
+        },
       },
       async (request) => checkReport(deps, request.apiKey, request.body),
     );
@@ -41,7 +54,14 @@ export function reportsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/reports/:id',
       {
         config: { permission: 'reports.view_reports' },
-        schema: { params: UserIdParams, querystring: ListQuery, response: { 200: ListResponse, ...errors } },
+        schema: {
+          operationId: 'listReports',
+          summary: 'List the reports about a user, newest first',
+          tags: ['reports'],
+          params: UserIdParams,
+          querystring: ListQuery,
+          response: { 200: ListResponse, ...withoutBody },
+        },
       },
       async (request) => listReports(deps.store, request.params.id, request.query),
     );

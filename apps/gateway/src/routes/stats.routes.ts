@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, StatsQuery, StatsResponse } from '@rm/contracts';
+import { errorResponses, StatsQuery, StatsResponse } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { queueStats } from '../use-cases/queue-stats.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 500: ErrorResponse };
 
 /** Queue health for lead moderators: GET /v1/stats?window=P7D. */
 export function statsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
@@ -12,7 +11,13 @@ export function statsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/stats',
       {
         config: { permission: 'reports.view_reports' },
-        schema: { querystring: StatsQuery, response: { 200: StatsResponse, ...errors } },
+        schema: {
+          operationId: 'getQueueStats',
+          summary: 'Queue health over a window: open cases, times to claim and decide, overturns, SLA breaches',
+          tags: ['queue'],
+          querystring: StatsQuery,
+          response: { 200: StatsResponse, ...errorResponses(false) },
+        },
       },
       async (request) => queueStats(deps.store, request.query),
     );

@@ -19,16 +19,17 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
   const now = Date.now();
   const rateLimit = key.rateLimit ?? 0;
   // The key's rate is counted before the directory call, so a key cannot make unlimited lookups
-  // (or enumerate player ids) through 404s; the admit below then does not count it again.
+  // (or enumerate player ids) through 404s; the reservation below then does not count it again.
   if (rateLimit > 0 && !(await orUnavailable('Redis', () => deps.guard.withinRate(key.key, rateLimit, now)))) {
     throw rateLimited(rateLimit);
   }
-  await findReportedUser(deps.directory, body.userId);
+  const user = await findReportedUser(deps.directory, body.userId);
 
   const guardRequest = {
     keyId: key.key,
     rateLimit: 0,
     reporterId: body.reporter.id,
+    reporterPlatform: body.reporter.platform,
     userId: body.userId,
     maxPerDay: deps.config.MAX_REPORTS_PER_DAY,
     now,
@@ -42,12 +43,14 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     answers: body.answers,
     evidence: body.evidence,
     keyId: key.key,
+    // Kept in the job, so the intake worker stores the report without asking the directory again.
+    user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
     ...(body.reportType !== undefined && { reportType: body.reportType }),
     ...(requestId !== undefined && { requestId }),
   };
-  const admitted = await deps.intake.accept(guardRequest, report);
-  if (!admitted.ok) throw refusalError(admitted.refusal, guardRequest);
-  return admitted.appended
+  const reserved = await deps.intake.accept(guardRequest, report);
+  if (!reserved.ok) throw refusalError(reserved.refusal, guardRequest);
+  return reserved.appended
     ? { success: true, id: reportId, message: 'Report added to the open case about this user', appended: true }
     : { success: true, id: reportId, message: 'Report submitted' };
 }

@@ -63,6 +63,11 @@ export type CaseDoc = Omit<CaseRecord, 'id'> & {
   openedBy: string;
   /** Set, and true, once the case waited unclaimed past its SLA (recordSlaBreach). */
   slaBreached?: true;
+  /**
+   * Reports stored into the case (absent on cases of older versions). Written by every save, so a
+   * save and a decision on the case conflict and serialize (see save-reports.ts).
+   */
+  reportCount?: number;
   /** The case's triage as last computed; absent until then. */
   triage?: Omit<CaseTriageRecord, 'caseId'>;
 };

@@ -1,6 +1,6 @@
 import type { MongoClient } from 'mongodb';
 import { DuplicateError } from '../errors.js';
-import type { Page } from '../records.js';
+import type { Page, ReporterRecord } from '../records.js';
 import type { Store } from '../store.js';
 import { collectionsOf, type Collections } from './collections.js';
 import { connectMongo } from './connect.js';
@@ -77,7 +77,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     async listModerators() {
       return (await c.moderators.find().sort({ _id: 1 }).toArray()).map(toModerator);
     },
-    saveReports: (reports) => saveReports(c, reports),
+    saveReports: (reports) => saveReports(client, c, reports),
     async getReport(id) {
       const doc = await c.reports.findOne({ _id: id });
       return doc ? toReport(doc) : null;
@@ -104,8 +104,15 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       const docs = await c.reports.find({ caseId }, { projection: { _id: 1 } }).sort({ receivedAt: 1, _id: 1 }).toArray();
       return docs.map((d) => d._id);
     },
-    async caseReporterIds(caseId) {
-      return (await c.reports.distinct('reporterId', { caseId })).sort();
+    async caseReporters(caseId) {
+      const groups = await c.reports
+        .aggregate<{ _id: ReporterRecord }>([
+          { $match: { caseId } },
+          { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } },
+          { $sort: { '_id.platform': 1, '_id.id': 1 } },
+        ])
+        .toArray();
+      return groups.map((g) => ({ platform: g._id.platform, id: g._id.id }));
     },
     transitionCase: (t) => transitionCase(client, c, t),
     async findDecision(decisionId) {

@@ -10,7 +10,7 @@ import { countDecision } from './triage.js';
  * Snapshot reads and majority writes: a committed decision survives a failover, and the
  * compare-and-set sees the case as it is on the majority.
  */
-const DECISION_TRANSACTION: TransactionOptions = {
+export const DECISION_TRANSACTION: TransactionOptions = {
   readConcern: { level: 'snapshot' },
   writeConcern: { w: 'majority' },
   readPreference: 'primary',

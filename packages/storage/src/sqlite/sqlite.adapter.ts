@@ -17,6 +17,7 @@ import type {
   SavedReport,
   Transition,
   UserRecord,
+  ReporterRecord,
 } from '../records.js';
 import type { Store } from '../store.js';
 import {
@@ -80,7 +81,10 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
   // job retry (with backoff) does the rest.
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
-  db.pragma('synchronous = NORMAL');
+  // FULL: a commit is on disk before it returns, so an intake job is marked complete (and a
+  // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
+  // lose the last commits; the cost is measured in docs/performance.md.
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   migrate(db);
 
@@ -120,7 +124,9 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     getCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE id = ?`),
     // Through reports_by_user_time: there is no index by case (schema migration 4).
     caseReportIds: db.prepare<[string, string], string>(`SELECT id FROM reports WHERE ${OF_CASE} ORDER BY received_at, id`).pluck(),
-    caseReporterIds: db.prepare<[string, string], string>(`SELECT DISTINCT reporter_id FROM reports WHERE ${OF_CASE} ORDER BY reporter_id`).pluck(),
+    caseReporters: db.prepare<[string, string], ReporterRecord>(
+      `SELECT DISTINCT reporter_platform AS platform, reporter_id AS id FROM reports WHERE ${OF_CASE} ORDER BY reporter_platform, reporter_id`,
+    ),
     casUpdate: db.prepare(
       `UPDATE cases SET state = ?, claimed_by = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND state = ?`,
     ),
@@ -300,8 +306,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     async caseReportIds(caseId) {
       return q.caseReportIds.all(caseId, caseId);
     },
-    async caseReporterIds(caseId) {
-      return q.caseReporterIds.all(caseId, caseId);
+    async caseReporters(caseId) {
+      return q.caseReporters.all(caseId, caseId);
     },
     async transitionCase(t) {
       return transition.immediate(t, Date.now());

@@ -68,6 +68,17 @@ describe('a Redis with AOF off', () => {
     expect(launcher.stderr).toMatch(/warning: the Redis on 127\.0\.0\.1:\d+ has AOF off/);
   }, 90_000);
 
+  it('a Redis that hides CONFIG (as managed services do): it starts, and says it could not check', async () => {
+    const redis = await PrivateRedis.start(['--rename-command', 'CONFIG', '']);
+    started.push(redis);
+    const sys = await System.start({ apps: ['gateway'], env: { REDIS_URL: redis.url, LOG_LEVEL: 'info' } });
+    started.push(sys);
+    const body = (await (await fetch(`${sys.baseUrl}/ready`)).json()) as { status: string; warnings: string[] };
+    expect(body.status).toBe('ready');
+    expect(body.warnings).toEqual([expect.stringMatching(/^Redis settings could not be checked \(CONFIG GET is not allowed\)/)]);
+    expect(sys.logsOf('gateway').split('\n').filter((l) => l.includes('could not be checked'))).toHaveLength(1);
+  });
+
   it('a Redis with AOF on and noeviction: no warning, /ready lists none', async () => {
     const redis = await PrivateRedis.start();
     started.push(redis);

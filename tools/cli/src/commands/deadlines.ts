@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import { CASE_CREATED_OPENING } from '@rm/contracts';
+import { categoryOf, createDeadlines, loadConfig, queuePolicy, queuePolicyConfig } from '@rm/runtime';
+import { print, type CliContext } from '../context.js';
+
+export function deadlinesCommand(ctx: () => CliContext): Command {
+  const cmd = new Command('deadlines').description('claim expiries and SLA checks (the deadlines queue)');
+  cmd
+    .command('schedule')
+    .description('schedules the SLA check of every open case and the expiry of every claim, as the services do when cases open and claims land (for cases from before an upgrade); repeating it schedules nothing twice')
+    .action(async () => {
+      const policy = queuePolicy(loadConfig(queuePolicyConfig));
+      const context = ctx();
+      const store = await context.getStore();
+      const deadlines = createDeadlines(await context.redis(), context.config.QUEUE_PREFIX);
+      try {
+        const cases = await store.listOpenCases();
+        let claims = 0;
+        for (const c of cases) {
+          const history = await store.caseHistory(c.caseId);
+          const undo = history.findLast((e) => e.action === 'undo');
+          const opening = undo ? { id: undo.decisionId, at: undo.at } : { id: CASE_CREATED_OPENING, at: c.createdAt };
+          const category = categoryOf(c);
+          await deadlines.schedule({ kind: 'sla.check', caseId: c.caseId, openingId: opening.id, category }, opening.at + policy.slaMs(category));
+          // A claimed case's latest decision is its claim: only a claim leads to that state.
+          const claim = history.at(-1);
+          if (c.state === 'claimed' && claim?.action === 'claim') {
+            await deadlines.schedule({ kind: 'claim.expiry', caseId: c.caseId, claimDecisionId: claim.decisionId }, claim.at + policy.claimTtlMs);
+            claims++;
+          }
+        }
+        print(`deadlines of ${cases.length} open case(s) scheduled (${claims} claim expiry(ies)); overdue ones run at once`);
+      } finally {
+        await deadlines.close();
+      }
+    });
+  return cmd;
+}
