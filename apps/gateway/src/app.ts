@@ -16,6 +16,7 @@ import { decisionsRoutes } from './routes/decisions.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
+import { sanctionsRoutes } from './routes/sanctions.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -60,6 +61,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(reportsRoutes(deps));
       await v1.register(decisionsRoutes(deps));
       await v1.register(statsRoutes(deps));
+      await v1.register(sanctionsRoutes(deps));
       await v1.register(casesRoutes(deps));
     },
     { prefix: '/v1' },

@@ -29,7 +29,7 @@ runMain('gateway', async () => {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
-  const watchedQueues = (['notifications', 'notificationsDead', 'deadlines'] as const).map((key) => openQueue(key, queueConnection, config.QUEUE_PREFIX));
+  const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.QUEUE_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
   const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.QUEUE_PREFIX, 'decisions') });

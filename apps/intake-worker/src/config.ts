@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
-import { commonConfig, env, notifyPolicyShape, queuePolicyShape, workerConfigShape } from '@rm/runtime';
+import { notifyPolicyShape } from '@rm/delivery';
+import { commonConfig, env, queuePolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
   ...workerConfigShape,

@@ -1,3 +1,4 @@
+import { createNotifier } from '@rm/delivery';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
 import { createDeadlines, createLogger, loadConfig, MicroBatcher, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
@@ -11,7 +12,8 @@ let logger: Logger | undefined;
 runMain('intake-worker', async () => {
   const config = loadConfig(intakeConfig);
   const log = (logger = createLogger('intake-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), ['intake']);
+  const { store, redis, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), ['intake']);
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
   const deadlines = createDeadlines(redis, config.QUEUE_PREFIX);
@@ -33,7 +35,7 @@ runMain('intake-worker', async () => {
       saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));
       return saved;
     },
-    { concurrency: config.INTAKE_CONCURRENCY, maxBackoffMs: config.INTAKE_RETRY_MAX_MS, closers: [() => deadlines.close()] },
+    { concurrency: config.INTAKE_CONCURRENCY, maxBackoffMs: config.INTAKE_RETRY_MAX_MS, closers: [() => deadlines.close(), () => notifier.close()] },
   );
-  log.info({ concurrency: config.INTAKE_CONCURRENCY }, 'intake worker running');
+  log.info({ concurrency: config.INTAKE_CONCURRENCY, closers: [() => notifier.close()] }, 'intake worker running');
 }, () => logger);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { chatConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
-import { commonConfig, env, notifyPolicyShape, queuePolicyShape, workerConfigShape } from '@rm/runtime';
+import { notifyPolicyShape } from '@rm/delivery';
+import { commonConfig, env, queuePolicyShape, workerConfigShape } from '@rm/runtime';
 
 export const moderationConfig = commonConfig.extend({
   ...workerConfigShape,

@@ -1,7 +1,7 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
-import { OpenCaseConflictError, type CaseEvent, type CaseRecord, type Store } from '@rm/storage';
+import { OpenCaseConflictError, type CaseEvent, type CaseRecord } from '@rm/storage';
+import { decisionEffects } from './decision-effects.js';
 import type { DecideDeps } from './deps.js';
-import { decisionNotification } from './notifications.js';
 import { newerCaseOpen, repostCase, type Repost } from './repost-case.js';
 import { plan } from './state-machine.js';
 import { scheduleDeadlines } from './schedule-deadlines.js';
@@ -47,6 +47,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const repost = job.action === 'undo' ? await repostCase(deps, job.decisionId, c, report.user.name, reports) : undefined;
     const at = Date.now();
     const result = answer(deps.settings, job, c, reports, moderator, repost);
+    const lifted = p.ban === 'lift' ? (await store.sanctionsOfUser(c.userId)).find((s) => s.caseId === c.id && s.state === 'active') : undefined;
     try {
       const updated = await store.transitionCase({
         caseId: c.id,
@@ -54,6 +55,11 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         expectedState: c.state,
         next: p.next,
         ...(p.ban && { ban: p.ban }),
+        ...(job.action === 'approve' && {
+          sanction: { reason: job.sanctionReason ?? null, expiresAt: job.durationMs !== undefined ? at + job.durationMs : null },
+        }),
+        // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
+        effects: decisionEffects(deps.settings, job, c, at, repost, lifted?.id),
         event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again
@@ -61,38 +67,28 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
       if (err instanceof OpenCaseConflictError) throw newerCaseOpen(c.userId);
       throw err;
     }
-    if (repost) await rememberRepost(deps, c.id, repost.messageId, at);
-    await settle(deps, job, c.userId, { caseId: c.id, fromState: c.state, at }, repost?.previous);
+    await carryOut(deps, job.decisionId);
+    await scheduleDeadlines(deps, job, { caseId: c.id, at }, c.userId);
     return result;
   }
   throw new AppError('INTERNAL', 'The case kept changing under concurrent decisions; try again');
 }
 
-/** A redelivered job: the same answer, and again whatever may not have happened after the transition. */
+/** A redelivered job: the same answer, and again whatever effect is still pending. */
 async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEvent): Promise<DecisionResult> {
-  const result = earlier.result as DecisionResult;
+  await carryOut(deps, job.decisionId);
   const c = await deps.store.getCase(earlier.caseId);
-  if (result.ok && result.action === 'undo') {
-    // Only while this undo is still the case's latest decision is its re-post the case's message.
-    const history = await deps.store.caseHistory(earlier.caseId);
-    if (history.at(-1)?.decisionId === job.decisionId) await rememberRepost(deps, earlier.caseId, result.data.newMessageId, earlier.at);
-  }
-  if (c) await settle(deps, job, c.userId, earlier);
-  return result;
-}
-
-function rememberRepost(deps: DecideDeps, caseId: string, messageId: string, at: number): Promise<void> {
-  return deps.store.setCaseMessage({ caseId, channel: deps.settings.reportChannel, messageId, updatedAt: at });
+  // Deadlines are keyed by the decision, so scheduling them again adds nothing.
+  if (c) await scheduleDeadlines(deps, job, { caseId: c.id, at: earlier.at }, c.userId);
+  return earlier.result as DecisionResult;
 }
 
 /**
- * After a decision is stored: the gateway's Redis view of the player, then the notification (chat
- * edit, DMs, webhook). Both are idempotent, so a redelivered job simply does them again.
+ * Carries out the decision's recorded effects now. The decision is committed: a failing effect
+ * stays pending for the sweep and never turns the answer into an error.
  */
-async function settle(deps: DecideDeps, job: DecisionJob, userId: string, applied: { caseId: string; fromState: CaseRecord['state']; at: number }, previous?: Repost['previous']): Promise<void> {
-  await syncGuard(deps, userId);
-  await deps.notify(decisionNotification(job, applied, previous));
-  await scheduleDeadlines(deps, job, applied, userId);
+async function carryOut(deps: DecideDeps, decisionId: string): Promise<void> {
+  await deps.relay.runSource(decisionId).catch((err: unknown) => deps.onEffectError?.(err));
 }
 
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */
@@ -120,10 +116,4 @@ function answer(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecor
       return { ok: true, action: 'undo', data: { message: `Decision undone (${what}); the case is open again`, newMessageId: repost!.messageId, reports, moderator, hideUsername } };
     }
   }
-}
-
-/** Puts the gateway's Redis view of the user in step with storage after a decision. */
-async function syncGuard(deps: { store: Store; guard: DecideDeps['guard'] }, userId: string): Promise<void> {
-  const [banned, open] = await Promise.all([deps.store.isBanned(userId), deps.store.openCaseOfUser(userId)]);
-  await deps.guard.syncUser(userId, { banned, openCaseReporters: open ? await deps.store.caseReporters(open.id) : null });
 }

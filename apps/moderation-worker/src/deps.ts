@@ -1,15 +1,16 @@
-import type { NotificationJob } from '@rm/contracts';
+import type { EffectRelay } from '@rm/delivery';
 import type { ChatPlatform } from '@rm/platforms';
-import type { ReportGuard } from '@rm/report-guard';
 import type { Store } from '@rm/storage';
 import type { DeadlineDeps } from './deadlines-deps.js';
 
 /** Everything a decision talks to, built by main.ts. */
 export interface DecideDeps extends DeadlineDeps {
   store: Store;
-  guard: ReportGuard;
-  /** Used for the undo re-post only: its id is part of the answer. Everything else is a notification. */
+  /** Used for the undo re-post only: its id is part of the answer. Everything else is an effect. */
   chat: ChatPlatform;
-  notify: (job: NotificationJob) => Promise<void>;
+  /** Carries out the effects a committed decision recorded (Redis view, notifications, sanction webhook, expiry). */
+  relay: EffectRelay;
+  /** An effect that failed after the commit (it stays pending for the sweep). */
+  onEffectError?: (err: unknown) => void;
   settings: { hideUsername: boolean; reportChannel: string };
 }

@@ -1,6 +1,8 @@
-import type { DecisionJob, DecisionResult, NotificationJob } from '@rm/contracts';
+import type { DecisionJob, DecisionResult } from '@rm/contracts';
+import type { EffectRelay } from '@rm/delivery';
 import type { Store } from '@rm/storage';
-import { decisionNotification } from './notifications.js';
+import { decisionEffects } from './decision-effects.js';
+import type { DecideDeps } from './deps.js';
 import { plan } from './state-machine.js';
 
 /** The moderator id under which the service itself decides (claims released by their TTL). */
@@ -11,14 +13,17 @@ const MAX_RACES = 8;
 
 export interface ExpireClaimDeps {
   store: Store;
-  notify: (job: NotificationJob) => Promise<void>;
+  /** Carries out the effects the release recorded with it (the case-message sync), as for any decision. */
+  relay: Pick<EffectRelay, 'runSource'>;
+  settings: DecideDeps['settings'];
 }
 
 export type ExpiryOutcome = 'released' | 'stale';
 
 /**
  * Releases a claim whose TTL ran out: an unclaim by the system moderator through the state
- * machine, recorded in the case history like any decision, then the usual case-message sync. Only
+ * machine, recorded in the case history like any decision with its effects (the outbox), then the
+ * usual case-message sync. Only
  * while the claim is still the case's latest decision: a decision or a re-claim after it makes
  * this job stale, and it changes nothing. Idempotent: the release's decision id derives from the
  * claim's, so a redelivered job only repeats the notification.
@@ -27,7 +32,7 @@ export async function expireClaim(deps: ExpireClaimDeps, caseId: string, claimDe
   const decisionId = `expiry-${claimDecisionId}`;
   const earlier = await deps.store.findDecision(decisionId);
   if (earlier) {
-    await deps.notify(decisionNotification(releaseJob(decisionId, earlier.result), earlier));
+    await deps.relay.runSource(decisionId);
     return 'released';
   }
   for (let race = 0; race < MAX_RACES; race++) {
@@ -49,17 +54,17 @@ export async function expireClaim(deps: ExpireClaimDeps, caseId: string, claimDe
       expectedVersion: c.version,
       expectedState: c.state,
       next: p.next,
+      effects: decisionEffects(deps.settings, releaseJob(decisionId, reportId ?? ''), c, at, undefined, undefined),
       event: { decisionId, action: 'unclaim', moderatorId: SYSTEM_MODERATOR.id, at, result },
     });
     if (!updated) continue; // a decision landed meanwhile: read again (it makes this job stale)
-    await deps.notify(decisionNotification(releaseJob(decisionId, result), { caseId, fromState: 'claimed', at }));
+    await deps.relay.runSource(decisionId);
     return 'released';
   }
   return 'stale';
 }
 
-/** The release as the decision job it amounts to, for the notification it sends. */
-function releaseJob(decisionId: string, result: unknown): DecisionJob {
-  const reportId = (result as { data?: { reportId?: string } } | null)?.data?.reportId ?? '';
+/** The release as the decision job it amounts to, for the effects it owes. */
+function releaseJob(decisionId: string, reportId: string): DecisionJob {
   return { action: 'unclaim', decisionId, reportId, moderatorId: SYSTEM_MODERATOR.id, bypassClaimCheck: true };
 }

@@ -1,29 +1,55 @@
+import { createLogger, installQueueHealthMetrics, loadConfig, createDeadlines, openQueue, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createNotifier, EffectRelay, effectHandlers } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
-import { ReportGuard } from '@rm/report-guard';
-import { createDeadlines, createLogger, installQueueHealthMetrics, loadConfig, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
+import { GuardRebuild, REBUILD_CHECK_MS } from './guard-rebuild.js';
 import { handleDeadline } from './handle-deadline.js';
+import { handleSanctionJob, scheduleExpiry, scheduleSweep } from './sanction-jobs.js';
 
 let logger: Logger | undefined;
 
 runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, ops, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions', 'deadlines']);
+  const { store, redis, ops, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions', 'sanctions', 'deadlines']);
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const sanctionsQueue = openQueue('sanctions', redis, config.QUEUE_PREFIX);
   const deadlines = createDeadlines(redis, config.QUEUE_PREFIX);
-  const chat = createChatPlatform(config, store);
+  const userSync = new UserStateSync(redis, config.QUEUE_PREFIX);
+  const relay = new EffectRelay({
+    store,
+    handlers: effectHandlers({
+      store,
+      userSync,
+      statusCache: new SanctionStatusCache(redis, config.QUEUE_PREFIX),
+      notify: notifier.notify,
+      scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
+    }),
+    onError: (err, effect) => log.warn({ err, effectId: effect.id, kind: effect.kind }, 'effect failed; it stays pending for the sweep'),
+  });
   const deps = {
     store,
-    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
-    chat,
-    notify: notifier.notify,
+    chat: createChatPlatform(config, store),
+    relay,
     deadlines,
     policy: queuePolicy(config),
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
   const queueHealth = installQueueHealthMetrics(ops.metrics, () => store.listOpenCases());
+  await scheduleSweep(sanctionsQueue);
+  // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
+  const rebuild = new GuardRebuild({ store, redis, prefix: config.QUEUE_PREFIX, userSync, guard: new ReportGuard(redis, config.QUEUE_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });
+  if (await rebuild.ensure()) log.info('ban flags and open-case marks rebuilt from storage');
+  const rebuildTimer = setInterval(() => {
+    rebuild.ensure().then(
+      (rebuilt) => rebuilt && log.warn('Redis had lost its derived state: ban flags and open-case marks rebuilt from storage'),
+      (err: unknown) => log.warn({ err }, 'could not check or rebuild the ban flags in Redis'),
+    );
+  }, REBUILD_CHECK_MS);
+  rebuildTimer.unref();
 
   consume(
     'decisions',
@@ -32,16 +58,20 @@ runMain('moderation-worker', async () => {
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
     },
-    { concurrency: config.MODERATION_CONCURRENCY, closers: [() => deadlines.close()] },
+    {
+      concurrency: config.MODERATION_CONCURRENCY,
+      closers: [async () => clearInterval(rebuildTimer), () => sanctionsQueue.close(), () => deadlines.close(), () => notifier.close()],
+    },
   );
   consume(
     'deadlines',
     async (job) => {
-      const outcome = await handleDeadline({ ...deps, slaBreached: queueHealth.slaBreached, settings: { escalationChannel: config.ESCALATION_CHANNEL_ID } }, job);
+      const outcome = await handleDeadline({ ...deps, slaBreached: queueHealth.slaBreached, settings: { ...deps.settings, escalationChannel: config.ESCALATION_CHANNEL_ID } }, job);
       log.info({ ...job, outcome }, 'deadline handled');
       return outcome;
     },
     { concurrency: config.DEADLINE_CONCURRENCY },
   );
+  consume('sanctions', handleSanctionJob({ store, relay }), { concurrency: 2 });
   log.info({ concurrency: config.MODERATION_CONCURRENCY, claimTtlMs: config.CLAIM_TTL, slaMs: config.SLA }, 'moderation worker running');
 }, () => logger);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { chatConfigShape, webhookConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
-import { commonConfig, env, notifyPolicyShape, workerConfigShape } from '@rm/runtime';
+import { notifyPolicyShape } from '@rm/delivery';
+import { commonConfig, env, workerConfigShape } from '@rm/runtime';
 
 export const notificationConfig = commonConfig.extend({
   ...workerConfigShape,

@@ -1,6 +1,6 @@
 import type { NotificationJob } from '@rm/contracts';
 import type { ChatPlatform, DecisionWebhook } from '@rm/platforms';
-import type { CaseSyncMarks } from '@rm/runtime';
+import type { CaseSyncMarks } from '@rm/delivery';
 import type { Store } from '@rm/storage';
 import type { TriagePolicy } from '@rm/triage';
 

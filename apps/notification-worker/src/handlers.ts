@@ -35,6 +35,11 @@ export function notificationHandlers(deps: NotificationDeps): (job: Notification
       await deps.webhook.send(jobId, job.body);
       return { delivered: true };
     },
+    'sanction.webhook': async (job, jobId) => {
+      if (!deps.webhook) return { skipped: 'DECISION_WEBHOOK_URL is not set' };
+      await deps.webhook.send(jobId, job.body);
+      return { delivered: true };
+    },
   };
   return (job, jobId) => (handlers[job.kind] as (job: NotificationJob, jobId: string) => Promise<unknown>)(job, jobId);
 }

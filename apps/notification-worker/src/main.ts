@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
-import { CaseSyncMarks, createLogger, DeadLetters, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
+import { CaseSyncMarks, createNotifier, DeadLetters } from '@rm/delivery';
+import { createLogger, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { notificationConfig } from './config.js';
 import { notificationHandlers } from './handlers.js';
@@ -10,10 +11,11 @@ let logger: Logger | undefined;
 runMain('notification-worker', async () => {
   const config = loadConfig(notificationConfig);
   const log = (logger = createLogger('notification-worker', config.LOG_LEVEL));
-  const { store, redis, notifier, consume } = await startWorkerProcess('notification-worker', config, log, () => createStore(config), [
+  const { store, redis, consume } = await startWorkerProcess('notification-worker', config, log, () => createStore(config), [
     'notifications',
     'notificationsDead',
   ]);
+  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   const deadLetters = new DeadLetters(redis, config.QUEUE_PREFIX);
   // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.
   const lock = { ttlMs: 15 * config.PLATFORM_TIMEOUT_MS, waitMs: 3 * config.PLATFORM_TIMEOUT_MS };
@@ -44,7 +46,7 @@ runMain('notification-worker', async () => {
     {
       concurrency: config.NOTIFY_CONCURRENCY,
       onFailedForGood: (job, err) => deadLetters.bury(job, err),
-      closers: [() => deadLetters.close()],
+      closers: [() => notifier.close(), () => deadLetters.close()],
     },
   );
   log.info({ concurrency: config.NOTIFY_CONCURRENCY, chat: config.CHAT_API_URL ? 'http' : 'embedded', webhook: Boolean(config.DECISION_WEBHOOK_URL) }, 'notification worker running');

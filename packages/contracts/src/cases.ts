@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ListQuery, ModeratorView } from './http.js';
 import { LIMITS } from './limits.js';
+import { SanctionView } from './sanctions.js';
 
 /** Triage endpoints (docs/triage.md): the case queue, most urgent first, and one case in full. */
 
@@ -81,15 +82,10 @@ export const CaseDecision = z.strictObject({
   at: z.number().int(),
 });
 
-/** A sanction on the player; until sanctions are stored on their own, the ban a case set. */
-export const SanctionView = z.strictObject({
-  kind: z.literal('ban'),
-  status: z.enum(['active', 'expired', 'lifted']),
-});
-
 export const CaseDetail = CaseSummary.extend({
   reports: z.array(CaseReport),
   decisions: z.array(CaseDecision),
+  /** Every sanction of the player, newest first, as GET /v1/sanctions/{userId} shows them. */
   sanctions: z.array(SanctionView),
 });
 export type CaseDetail = z.infer<typeof CaseDetail>;

@@ -16,7 +16,17 @@ export const DecisionJob = z.discriminatedUnion('action', [
     bypassClaimCheck: z.boolean(),
     requestId: z.string().optional(),
   }),
-  z.object({ action: z.literal('approve'), decisionId: z.string(), reportId: z.string(), moderatorId: z.string(), requestId: z.string().optional() }),
+  z.object({
+    action: z.literal('approve'),
+    decisionId: z.string(),
+    reportId: z.string(),
+    moderatorId: z.string(),
+    /** The sanction lasts this long from the approval; absent: permanent. */
+    durationMs: z.number().int().positive().optional(),
+    /** Shown to the player. */
+    sanctionReason: z.string().optional(),
+    requestId: z.string().optional(),
+  }),
   z.object({
     action: z.literal('dismiss'),
     decisionId: z.string(),

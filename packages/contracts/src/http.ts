@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
+import { IsoDuration, SanctionReason } from './sanctions.js';
 
 const id = (what: string) =>
   z
@@ -138,7 +139,8 @@ export type ModeratorView = z.infer<typeof ModeratorView>;
 
 export const ClaimBody = z.strictObject({ moderator: ModeratorRef });
 export const UnclaimBody = z.strictObject({ moderator: ModeratorRef, bypassClaimCheck: z.boolean().optional() });
-export const ApproveBody = z.strictObject({ moderator: ModeratorRef });
+/** `duration` and `reason` set the sanction the approval creates (absent duration: permanent). */
+export const ApproveBody = z.strictObject({ moderator: ModeratorRef, duration: IsoDuration.optional(), reason: SanctionReason.optional() });
 export const DismissBody = z.strictObject({
   dm: z.boolean().optional(),
   moderator: ModeratorRef,

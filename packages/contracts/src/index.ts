@@ -9,4 +9,6 @@ export * from './durations.js';
 export * from './deadlines.js';
 export * from './stats.js';
 export * from './error-responses.js';
+export * from './sanctions.js';
+export * from './sanction-jobs.js';
 export * from './cases.js';

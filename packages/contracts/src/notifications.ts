@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SanctionEventView } from './sanctions.js';
 
 /**
  * The body of the optional decision webhook (`DECISION_WEBHOOK_URL`), sent as JSON and signed with
@@ -18,6 +19,13 @@ export const DecisionWebhookBody = z.object({
   at: z.number().int(),
 });
 export type DecisionWebhookBody = z.infer<typeof DecisionWebhookBody>;
+
+/**
+ * A sanction change sent on the same webhook: the feed's event as GET /v1/sanctions shows it, with
+ * `event` naming its type. `X-Event-Id` is `sanction-<seq>`, the dedupe key shared with the feed.
+ */
+export const SanctionWebhookBody = SanctionEventView.extend({ event: z.enum(['sanction.created', 'sanction.lifted', 'sanction.expired']) });
+export type SanctionWebhookBody = z.infer<typeof SanctionWebhookBody>;
 
 const aboutCase = { caseId: z.string(), requestId: z.string().optional() };
 const decision = { ...aboutCase, decisionId: z.string(), moderatorId: z.string(), at: z.number().int() };
@@ -46,6 +54,7 @@ export const NotificationJob = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('reporter.dm'), ...aboutCase, decisionId: z.string(), reporterId: z.string(), reason: z.string().optional() }),
   z.object({ kind: z.literal('decision.webhook'), decisionId: z.string(), body: DecisionWebhookBody, requestId: z.string().optional() }),
+  z.object({ kind: z.literal('sanction.webhook'), body: SanctionWebhookBody, requestId: z.string().optional() }),
 ]);
 export type NotificationJob = z.infer<typeof NotificationJob>;
 export type NotificationKind = NotificationJob['kind'];
@@ -87,6 +96,8 @@ export function notificationJobId(job: NotificationJob): string {
       return `dm-${job.decisionId}-${encodeURIComponent(job.reporterId)}`;
     case 'decision.webhook':
       return `webhook-${job.decisionId}`;
+    case 'sanction.webhook':
+      return `sanction-${job.body.seq}`;
   }
 }
 

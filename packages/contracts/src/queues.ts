@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
 import { DecisionJob } from './decisions.js';
+import { SanctionJob, sanctionJobId } from './sanction-jobs.js';
 import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
 import { DeadlineJob, deadlineJobId } from './deadlines.js';
 
@@ -64,6 +65,8 @@ export const QUEUES = {
   notificationsDead: { name: 'notifications-dead', payload: DeadNotification, attempts: 1, backoff: { type: 'exponential', delay: 0 } },
   /** Delayed jobs of queue health: claims that expire, SLAs that escalate (moderation worker). */
   deadlines: { name: 'deadlines', payload: DeadlineJob, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
+  /** Sanction expiries (delayed jobs) and the outbox sweep (a repeatable job), for the moderation worker. */
+  sanctions: { name: 'sanctions', payload: SanctionJob, attempts: 20, backoff: { type: 'exponential-jitter', delay: 1000 } },
 } as const satisfies Record<string, QueueSpec<z.ZodType>>;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -78,6 +81,7 @@ export const jobIdFor = {
   /** A dead letter keeps the id of the job it holds. */
   notificationsDead: (deadJobId: string) => deadJobId,
   deadlines: deadlineJobId,
+  sanctions: sanctionJobId,
 } satisfies { [K in QueueKey]: (source: never) => string };
 
 /**

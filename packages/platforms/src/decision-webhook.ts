@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { DecisionWebhookBody } from '@rm/contracts';
+import type { DecisionWebhookBody, SanctionWebhookBody } from '@rm/contracts';
 import { deliverOnce, type DeliveryLog } from './deliveries.js';
 import { callPlatform, isOk, statusError } from './http.js';
 
@@ -13,7 +13,7 @@ export function signBody(secret: string, rawBody: string): string {
 
 export interface DecisionWebhook {
   /** Sends once per key; throws PlatformError when the receiver fails or does not answer in time. */
-  send(key: string, body: DecisionWebhookBody): Promise<void>;
+  send(key: string, body: DecisionWebhookBody | SanctionWebhookBody): Promise<void>;
 }
 
 const PLATFORM = 'the decision webhook';
@@ -28,9 +28,11 @@ export function decisionWebhook(options: { url: string; secret: string; timeoutM
     async send(key, body) {
       await deliverOnce(options.deliveries, key, async () => {
         const raw = JSON.stringify(body);
-        const headers = { [SIGNATURE_HEADER]: signBody(options.secret, raw), [EVENT_ID_HEADER]: body.decisionId };
+        // A sanction change's id is its feed seq: the same dedupe key as GET /v1/sanctions.
+        const eventId = 'seq' in body ? `sanction-${body.seq}` : body.decisionId;
+        const headers = { [SIGNATURE_HEADER]: signBody(options.secret, raw), [EVENT_ID_HEADER]: eventId };
         const answer = await callPlatform({ platform: PLATFORM, timeoutMs: options.timeoutMs, headers, maxInlineRetryAfterMs: options.timeoutMs }, 'POST', options.url, raw);
-        if (!isOk(answer.status)) throw statusError(PLATFORM, `the ${body.event} event of decision ${body.decisionId}`, answer.status);
+        if (!isOk(answer.status)) throw statusError(PLATFORM, `the ${body.event} event ${eventId}`, answer.status);
         return null;
       });
     },

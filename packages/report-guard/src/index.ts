@@ -1,1 +1,2 @@
 export * from './report-guard.js';
+export * from './user-sync.js';

@@ -46,7 +46,8 @@ type OpenCaseNote = { userId: string; reporters: Reporter[] };
 
 /** How a reporter is named in Redis (the daily key's tag, the open case's reporters set). */
 const reporterName = (platform: string, id: string) => `${platform}:${id}`;
-const nameOf = (r: Reporter) => reporterName(r.platform, r.id);
+/** A reporter as a member of a user's open-case reporters: platform and id. */
+export const nameOf = (r: Reporter) => reporterName(r.platform, r.id);
 const requestReporter = (r: GuardRequest) => reporterName(r.reporterPlatform, r.reporterId);
 
 /**

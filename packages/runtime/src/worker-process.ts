@@ -2,7 +2,6 @@ import type { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { QueueKey } from '@rm/contracts';
 import { createConsumer, type Handler } from './consumer.js';
-import { createNotifier, type Notifier, type NotifyPolicy } from './notifier.js';
 import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis.js';
 import { checkRedisAtStart } from './redis-check.js';
 import type { ProbedStore } from './readiness.js';
@@ -14,7 +13,7 @@ export interface WorkerStore extends ProbedStore {
   close(): Promise<void>;
 }
 
-export interface WorkerProcessConfig extends NotifyPolicy, RedisTarget {
+export interface WorkerProcessConfig extends RedisTarget {
   QUEUE_PREFIX: string;
   JOB_LOCK_MS: number;
   METRICS_PORT: number;
@@ -24,11 +23,10 @@ export interface WorkerProcessConfig extends NotifyPolicy, RedisTarget {
 export interface WorkerProcess<S extends WorkerStore> {
   store: S;
   redis: Redis;
-  notifier: Notifier;
   ops: WorkerOps;
   /**
    * Consumes one queue of the catalog until SIGTERM, then closes the workers (of every queue this
-   * process consumes), the ops port, the notifier, `closers`, Redis and the store, in that order.
+   * process consumes), the ops port, `closers`, Redis and the store, in that order.
    */
   consume<K extends QueueKey>(
     key: K,
@@ -39,7 +37,7 @@ export interface WorkerProcess<S extends WorkerStore> {
 
 /**
  * The start-up every worker shares: the store, Redis (waited for and checked), the ops port on METRICS_PORT
- * with depth gauges of `watched` queues, and a notifier.
+ * with depth gauges of `watched` queues.
  */
 export async function startWorkerProcess<S extends WorkerStore>(
   service: string,
@@ -59,14 +57,12 @@ export async function startWorkerProcess<S extends WorkerStore>(
     queues: watched,
     logger: log,
   });
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   // A process may consume several queues: one shutdown closes every worker first, then the rest.
   const workers: Worker[] = [];
   const extraClosers: (() => Promise<unknown>)[] = [];
   return {
     store,
     redis,
-    notifier,
     ops,
     consume(key, handler, options) {
       const worker = createConsumer(key, handler, {
@@ -85,7 +81,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
         const closeExtras = async () => {
           for (const close of extraClosers) await close().catch((err: unknown) => log.error({ err }, 'error while shutting down'));
         };
-        onShutdown(log, [() => Promise.all(workers.map((w) => w.close())), () => ops.close(), () => notifier.close(), closeExtras, () => redis.quit(), () => store.close()]);
+        onShutdown(log, [() => Promise.all(workers.map((w) => w.close())), () => ops.close(), closeExtras, () => redis.quit(), () => store.close()]);
       }
       void worker.run();
       return worker;

@@ -92,8 +92,15 @@ export interface Transition {
   expectedVersion: number;
   expectedState: CaseState;
   next: { state: CaseState; claimedBy: string | null };
-  /** Approve bans the reported user; undoing an approval lifts the ban. */
+  /**
+   * Approve bans the reported user (a sanction owned by the case, id = the decision id); undoing
+   * an approval lifts that case's active sanction only.
+   */
   ban?: 'set' | 'lift';
+  /** With ban 'set': the sanction's reason and end (absent: permanent, no reason). */
+  sanction?: { reason: string | null; expiresAt: number | null };
+  /** Follow-ups the decision owes, recorded in the same transaction (the outbox) under its decision id. */
+  effects?: NewEffect[];
   event: Omit<CaseEvent, 'caseId' | 'fromState' | 'toState'>;
 }
 
@@ -159,6 +166,68 @@ export interface SlaBreach {
   openingId: string;
   category: string;
   at: number;
+}
+export type SanctionState = 'active' | 'expired' | 'lifted';
+
+/** A ban owned by the case whose approval set it; the player is banned while any is active. */
+export interface SanctionRecord {
+  /** The id of the approval (decision) that created it. */
+  id: string;
+  userId: string;
+  caseId: string;
+  kind: 'ban';
+  reason: string | null;
+  moderatorId: string;
+  createdAt: number;
+  /** null: permanent. */
+  expiresAt: number | null;
+  state: SanctionState;
+  liftedAt: number | null;
+  liftedBy: string | null;
+  liftReason: string | null;
+}
+
+export type SanctionEventType = 'sanction.created' | 'sanction.lifted' | 'sanction.expired';
+
+/** One change of a sanction, in the feed. `seq` strictly increases in the order the changes committed. */
+export interface SanctionEvent {
+  seq: number;
+  type: SanctionEventType;
+  sanctionId: string;
+  userId: string;
+  caseId: string;
+  expiresAt: number | null;
+  at: number;
+}
+
+/**
+ * One follow-up owed by a committed change (decision, lift, expiry), written in the same
+ * transaction as the change (the outbox) and carried out by the relay until marked done.
+ */
+export interface NewEffect {
+  /** Deterministic (source id + kind), so recording it again changes nothing. */
+  id: string;
+  kind: string;
+  payload: unknown;
+}
+
+export interface EffectRecord extends NewEffect {
+  /** The decision id, or the id of the sanction change, that owes it. */
+  sourceId: string;
+  createdAt: number;
+  doneAt: number | null;
+}
+
+/** A sanction ended by hand (CLI) or by its expiry, with the effects that change owes. */
+export interface SanctionEnd {
+  sanctionId: string;
+  at: number;
+  /** Lift only: who lifted it and why. */
+  moderatorId?: string;
+  reason?: string | null;
+  /** The id the effects are recorded under. */
+  sourceId: string;
+  effects: NewEffect[];
 }
 
 /** How a reporter's reports ended: cases approved and dismissed with one of their reports in it. */

@@ -11,6 +11,7 @@ import type {
 } from './records.js';
 import type { Store } from './store.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';
+import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
 
 /**
@@ -122,6 +123,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(updated).not.toBeNull();
       return updated!;
     }
+
+    describeSanctionsContract(() => store);
 
     describe('API keys', () => {
       it('creates a key and reads it back with every field', async () => {
@@ -779,6 +782,8 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
   };
 
   describe(`${name} store: two handles on the same data`, () => {
+    describeSharedSanctionsContract(openPair);
+
     it('saving reports about the same new user from both opens exactly one case', () =>
       withPair(async (a, b) => {
         // Many rounds: one race may happen to run its sides one after the other.

@@ -7,6 +7,7 @@ import type {
   CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
+  EffectRecord,
   ModeratorRecord,
   NewReport,
   Page,
@@ -14,6 +15,9 @@ import type {
   ReporterRecord,
   ReporterStats,
   SavedReport,
+  SanctionEnd,
+  SanctionEvent,
+  SanctionRecord,
   Transition,
   TriagedCase,
   UserRecord,
@@ -97,6 +101,36 @@ export interface Store {
   countReportsSince(since: number): Promise<number>;
   /** The cases with a decision at or after `since`, each with its whole history. */
   caseTimelinesSince(since: number): Promise<CaseTimeline[]>;
+  /** Every sanction of the player, newest first. */
+  sanctionsOfUser(userId: string): Promise<SanctionRecord[]>;
+  getSanction(id: string): Promise<SanctionRecord | null>;
+  /**
+   * Lifts an active sanction by hand, with its feed event and effects, in one transaction. null
+   * when no such sanction is active (unknown, lifted or expired already).
+   */
+  liftSanction(end: SanctionEnd): Promise<SanctionRecord | null>;
+  /** Expires an active sanction whose expiresAt is at or before `end.at`, like liftSanction; else null. */
+  expireSanction(end: SanctionEnd): Promise<SanctionRecord | null>;
+  /** Active sanctions whose expiresAt has passed, soonest first. */
+  dueSanctions(at: number, limit: number): Promise<SanctionRecord[]>;
+  /** Open and claimed cases by id, after `afterId` (to rebuild Redis's open-case marks). */
+  openCases(afterId: string, limit: number): Promise<CaseRecord[]>;
+  /** Ids of the players with an active sanction (to rebuild Redis's ban flags). */
+  bannedUserIds(): Promise<string[]>;
+  /**
+   * The feed: sanction changes with seq > after, in seq order. A reader paging by the last seq it
+   * saw never misses a change, even one committing during its read (see docs/sanctions.md).
+   */
+  sanctionFeed(after: number, limit: number): Promise<SanctionEvent[]>;
+  /** The feed events of one sanction, in seq order. */
+  sanctionEventsOf(sanctionId: string): Promise<SanctionEvent[]>;
+
+  /** Effects not done yet of one source (a decision or a sanction change), in recording order. */
+  pendingEffectsOf(sourceId: string): Promise<EffectRecord[]>;
+  /** Effects not done yet recorded at or before `createdBefore`, oldest first. */
+  pendingEffects(createdBefore: number, limit: number): Promise<EffectRecord[]>;
+  /** Marks an effect done; idempotent. */
+  completeEffect(id: string, at: number): Promise<void>;
   // Triage (docs/triage.md). transitionCase also keeps ReporterStats: a transition into approved
   // or dismissed counts the case's reporters, the undo of one uncounts them, in its transaction.
   /** The case's reports, oldest first. */

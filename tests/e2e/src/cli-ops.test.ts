@@ -21,7 +21,7 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-const QUEUE_NAMES = ['intake', 'decisions', 'notifications', 'notifications-dead', 'deadlines'];
+const QUEUE_NAMES = ['intake', 'decisions', 'notifications', 'notifications-dead', 'deadlines', 'sanctions'];
 const HEADER = /^QUEUE\s+WAITING\s+ACTIVE\s+DELAYED\s+FAILED\s+COMPLETED\s+WORKERS$/;
 
 /** The rows of one printed queue table, by queue name: [waiting, active, delayed, failed, completed, workers]. */

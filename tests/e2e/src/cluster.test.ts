@@ -85,6 +85,22 @@ describe('on a Redis Cluster', () => {
     expect(deadlineKeys.filter((n) => n > 0), `deadlines keys per node: ${deadlineKeys}`).toHaveLength(1);
   });
 
+  it('sanctions: the ban API, the feed and an expiry by delayed job work on the cluster', async () => {
+    const userId = users[3]!;
+    const [id] = (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.reports.map((r: { repid: string }) => r.repid);
+    expect((await sys.post(`/v1/reports/${id}/claim`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
+    expect((await sys.post(`/v1/reports/${id}/approve`, admin.auth, { moderator: { id: 'm1' }, duration: 'PT2S', reason: 'cluster' })).status).toBe(200);
+    const status = await sys.get(`/v1/sanctions/${userId}`, admin.auth);
+    expect(status.body).toMatchObject({ banned: true, sanctions: [{ state: 'active', reason: 'cluster' }] });
+    expect((await sys.get(`/v1/sanctions/${userId}`, admin.auth)).body).toEqual(status.body);
+    await sys.waitFor(async () => (await sys.get(`/v1/sanctions/${userId}`, admin.auth)).body.banned === false, 20_000, 'the sanction expired');
+    const events = (await sys.get('/v1/sanctions', admin.auth)).body.events.filter((e: { userId: string }) => e.userId === userId);
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['sanction.created', 'sanction.expired']);
+    await sys.waitFor(async () => (await sys.post('/v1/reports/check', admin.auth, { userId, reporterId: 'after-expiry' })).body.canReport === true, 10_000, 'ban flag cleared');
+    const sanctionKeys = await keysPerNode(`{${sys.prefix}:sanctions}`);
+    expect(sanctionKeys.filter((n) => n > 0), `sanctions queue keys per node: ${sanctionKeys}`).toHaveLength(1);
+  });
+
   it('the admin CLI reads the queues of the cluster', async () => {
     const out = await sys.cli(['queues']);
     expect(out.code, out.stderr).toBe(0);

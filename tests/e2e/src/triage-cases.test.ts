@@ -158,7 +158,9 @@ describe('GET /v1/cases/{caseId}', () => {
     expect(after.state).toBe('approved');
     expect(after.claimedBy).toEqual({ id: 'm1', username: 'alice' });
     expect(after.decisions).toEqual([{ decisionId: expect.any(String), action: 'approve', moderator: { id: 'm1', username: 'alice' }, fromState: 'open', toState: 'approved', at: expect.any(Number) }]);
-    expect(after.sanctions).toEqual([{ kind: 'ban', status: 'active' }]);
+    expect(after.sanctions).toEqual([
+      { id: after.decisions[0].decisionId, userId, caseId: listed.caseId, kind: 'ban', moderator: { id: 'm1', username: 'alice' }, createdAt: expect.any(Number), expiresAt: null, state: 'active' },
+    ]);
     expect(after.reports[0].reporter).toEqual({ id: reporter, platform: 'gameplatform', approved: 1, dismissed: 0, credibility: 2 / 3 });
   });
 

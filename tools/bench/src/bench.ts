@@ -11,6 +11,7 @@ import { decisionCycles } from './cycles.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate, untilDrained } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { seedSanctions } from './sanction-fixtures.js';
 import { combine, machine, markdown, ratios, type BenchResults } from './report.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
@@ -21,6 +22,7 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const DRAIN_REPORTS = Number(process.env['BENCH_DRAIN_REPORTS'] ?? 40_000);
 const LIST_REPORTS = 10_000;
+const SANCTION_PLAYERS = 10_000;
 const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
 const redisUrl = process.env['REDIS_URL'];
@@ -122,6 +124,14 @@ async function main() {
   await store.close();
   await shoot('list', `${base(3900)}/v1/reports/${listUser}?limit=25`, { headers }, `${LIST_REPORTS} reports about the user`);
 
+  // (e2) the ban API over 10,000 players, a tenth banned (seeded through the storage port), and
+  // a read of 1,000 feed events; after its own hello ceiling, like the paired scenarios.
+  const players = await seedSanctions(dataDir, SANCTION_PLAYERS);
+  await ceiling('helloBeforeSanctions', 'tools/bench/dist/bare/hello.js', 3901, {}, 'bare Fastify, right before sanctionStatus');
+  const player = randomOf(players);
+  await shoot('sanctionStatus', `${base(3900)}/v1/sanctions/${players[0]}`, { headers, path: () => `/v1/sanctions/${player()}` }, `${SANCTION_PLAYERS} players, a tenth banned`);
+  await shoot('sanctionFeed', `${base(3900)}/v1/sanctions?limit=1000`, { headers }, '1,000 events per read');
+
   // The workers serve the decision cycles alone (the submits' backlog is gone; the drain rate is
   // measured on its own below).
   const cycleUsers = importUsers({ ...env }, CONNECTIONS, 950_000_000);
@@ -164,7 +174,7 @@ async function main() {
     drain.push(combineDrains(rounds));
   }
 
-  const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list'];
+  const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list', 'helloBeforeSanctions', 'sanctionStatus', 'sanctionFeed'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
   const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, drain, rssMb: rss, ratios: ratios(scenarios, drain) };
   const md = markdown(results);

@@ -17,6 +17,8 @@ export interface CannonOptions {
   headers?: Record<string, string>;
   /** A fresh body for every request (reporters must differ, or limits refuse them). */
   body?: () => string;
+  /** A fresh path (with its query) for every request, e.g. a random player. */
+  path?: () => string;
   connections: number;
   /** How long to send for, or else how many requests to send. */
   durationSec?: number;
@@ -25,14 +27,14 @@ export interface CannonOptions {
 
 /** One autocannon run; this process only sends, the server runs in its own process. */
 export async function cannon(o: CannonOptions): Promise<CannonResult> {
-  const body = o.body;
+  const { body, path } = o;
   const result = await autocannon({
     url: o.url,
     connections: o.connections,
     ...(o.amount !== undefined ? { amount: o.amount } : { duration: o.durationSec }),
     method: o.method ?? 'GET',
     headers: { ...(body && { 'content-type': 'application/json' }), ...o.headers },
-    ...(body && { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: body() }) }] }),
+    ...((body || path) && { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...(body && { body: body() }), ...(path && { path: path() }) }) }] }),
   });
   return {
     reqPerSec: Math.round(result.requests.average),

@@ -60,6 +60,7 @@ export function ratios(s: BenchResults['scenarios'], drain: DrainResult[]): Reco
     submitOverHello: paired('submit', 'hello'),
     submitOverBareQueue: paired('submit', 'bareQueue'),
     checkOverHello: paired('check', 'hello'),
+    sanctionStatusOverHello: paired('sanctionStatus', 'helloBeforeSanctions'),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
     drainAt10OverSubmit: ratio(drain.find((d) => d.concurrency === 10)?.reportsPerSec ?? 0, r('submit')),
   };

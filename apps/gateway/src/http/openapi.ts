@@ -24,6 +24,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'reports', description: 'Game clients and servers: submit, check, list' },
         { name: 'moderation', description: 'Moderators: claim, unclaim, approve, dismiss, undo' },
         { name: 'queue', description: 'Lead moderators: queue health' },
+        { name: 'sanctions', description: 'Game servers: ban status and the feed of sanction changes' },
       ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_KEY>:<API_SECRET>' } } },
       security: [{ apiKey: [] }],

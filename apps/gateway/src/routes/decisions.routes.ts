@@ -7,6 +7,7 @@ import {
   DismissBody,
   DismissResponse,
   errorResponses,
+  parseSanctionDuration,
   ReportIdParams,
   UnclaimBody,
   UndoBody,
@@ -47,7 +48,15 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/reports/:id/approve',
       { config, schema: { ...doc('approveReport', 'Approve a report: ban the user, close the case'), params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
       async (req) =>
-        requestDecision(deps, { action: 'approve', decisionId: uuidv7(), reportId: req.params.id, moderatorId: req.body.moderator.id, requestId: req.id }),
+        requestDecision(deps, {
+          action: 'approve',
+          decisionId: uuidv7(),
+          reportId: req.params.id,
+          moderatorId: req.body.moderator.id,
+          ...(req.body.duration !== undefined && { durationMs: parseSanctionDuration(req.body.duration)! }),
+          ...(req.body.reason !== undefined && { sanctionReason: req.body.reason }),
+          requestId: req.id,
+        }),
     );
     app.post(
       '/reports/:id/dismiss',

@@ -2,6 +2,7 @@ import { AppError, type CaseResponse } from '@rm/contracts';
 import type { CaseTriageRecord, Store } from '@rm/storage';
 import { assessCase, caseReportsWithCredibility, categoryOf, reporterKey, type TriagePolicy } from '@rm/triage';
 import { caseSummary, moderatorNames } from './case-views.js';
+import { toView } from './sanction-status.js';
 
 /**
  * One case in full: its reports (answers, evidence, the reporter with their credibility), its
@@ -11,14 +12,14 @@ import { caseSummary, moderatorNames } from './case-views.js';
 export async function getCase(store: Store, policy: TriagePolicy, caseId: string, now = Date.now()): Promise<CaseResponse> {
   const c = await store.getCase(caseId);
   if (!c) throw new AppError('NOT_FOUND', `Case ${caseId} not found`);
-  const [{ reports, credibility }, stored, history, banned] = await Promise.all([
+  const [{ reports, credibility }, stored, history, sanctions] = await Promise.all([
     caseReportsWithCredibility(store, caseId),
     store.getCaseTriage(caseId),
     store.caseHistory(caseId),
-    store.isBanned(c.userId),
+    store.sanctionsOfUser(c.userId),
   ]);
   const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
-  const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId)]);
+  const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId), ...sanctions.map((x) => x.moderatorId)]);
   return {
     success: true,
     case: {
@@ -43,8 +44,7 @@ export async function getCase(store: Store, policy: TriagePolicy, caseId: string
         toState: e.toState,
         at: e.at,
       })),
-      // The player's ban as stored today; sanctions of their own (kind, duration, expiry) replace this once they exist.
-      sanctions: banned ? [{ kind: 'ban', status: 'active' }] : [],
+      sanctions: sanctions.map((x) => toView(x, moderators.get(x.moderatorId)?.username ?? x.moderatorId)),
     },
   };
 }

@@ -14,6 +14,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
+import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './sanctions.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -29,6 +30,9 @@ export const COLLECTION_NAMES = {
   deliveries: 'deliveries',
   counters: 'counters',
   slaBreaches: 'sla_breaches',
+  sanctions: 'sanctions',
+  sanctionEvents: 'sanction_events',
+  effects: 'effects',
   reporterStats: 'reporter_stats',
 } as const;
 
@@ -46,6 +50,9 @@ export interface Collections {
   deliveries: Collection<DeliveryDoc>;
   counters: Collection<CounterDoc>;
   slaBreaches: Collection<SlaBreachDoc>;
+  sanctions: Collection<SanctionDoc>;
+  sanctionEvents: Collection<SanctionEventDoc>;
+  effects: Collection<EffectDoc>;
   reporterStats: Collection<ReporterStatsDoc>;
 }
 
@@ -64,6 +71,9 @@ export function collectionsOf(db: Db): Collections {
     deliveries: db.collection<DeliveryDoc>(n.deliveries),
     counters: db.collection<CounterDoc>(n.counters),
     slaBreaches: db.collection<SlaBreachDoc>(n.slaBreaches),
+    sanctions: db.collection<SanctionDoc>(n.sanctions),
+    sanctionEvents: db.collection<SanctionEventDoc>(n.sanctionEvents),
+    effects: db.collection<EffectDoc>(n.effects),
     reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
   };
 }

@@ -140,7 +140,7 @@ export const toEvent = (d: EventDoc): CaseEvent => ({
   result: d.result ?? null,
 });
 
-/** One document per banned user; deleting it lifts the ban. */
+/** Earlier versions: one document per banned user. Migrated into sanctions at start (sanctions.ts). */
 export interface BanDoc {
   /** The banned user's id. */
   _id: string;

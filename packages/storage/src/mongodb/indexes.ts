@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { COLLECTION_NAMES, type Collections } from './collections.js';
 import { isNamespaceExists } from './driver-errors.js';
+import { FEED_COUNTER } from './sanctions.js';
 
 /**
  * Creates the collections and indexes at start. Idempotent, and safe when several processes start
@@ -33,6 +34,19 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   await c.reports.createIndexes([{ key: { receivedAt: 1 }, name: 'reports_by_time' }]);
   await c.slaBreaches.createIndexes([{ key: { at: 1 }, name: 'sla_breaches_by_time' }]);
   await c.cases.createIndexes([{ key: { open: 1, createdAt: 1 }, name: 'cases_open_by_age', partialFilterExpression: { open: true } }]);
+  await c.sanctions.createIndexes([
+    { key: { userId: 1, createdAt: -1, _id: -1 }, name: 'sanctions_by_user' },
+    // A case has at most one active sanction: the one its approval set.
+    { key: { caseId: 1 }, name: 'sanctions_active_by_case', unique: true, partialFilterExpression: { state: 'active' } },
+    { key: { expiresAt: 1 }, name: 'sanctions_due', partialFilterExpression: { state: 'active' } },
+  ]);
+  await c.sanctionEvents.createIndexes([{ key: { sanctionId: 1, _id: 1 }, name: 'sanction_events_by_sanction' }]);
+  await c.effects.createIndexes([
+    { key: { doneAt: 1, createdAt: 1, _id: 1 }, name: 'effects_pending' },
+    { key: { sourceId: 1, createdAt: 1, _id: 1 }, name: 'effects_by_source' },
+  ]);
+  // The feed counter exists before any transaction updates it (no upsert race inside one).
+  await c.counters.updateOne({ _id: FEED_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
 }
 
 /**

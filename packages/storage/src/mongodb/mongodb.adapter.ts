@@ -10,6 +10,7 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
+import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
 
@@ -23,6 +24,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Store
     const db = client.db(dbName);
     const c = collectionsOf(db);
     await ensureSchema(db, c);
+    await migrateBans(client, c);
     return mongoStore(client, c);
   } catch (err) {
     await client.close();
@@ -64,9 +66,6 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       const doc = await c.users.findOne({ _id: id });
       return doc ? toUser(doc) : null;
     },
-    async isBanned(userId) {
-      return (await c.bans.findOne({ _id: userId }, { projection: { _id: 1 } })) !== null;
-    },
     async addModerator(m) {
       await insertOrDuplicate('moderator', m.id, () => c.moderators.insertOne(toModeratorDoc(m)));
     },
@@ -100,6 +99,9 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       const doc = await c.cases.findOne({ userId, open: true });
       return doc ? toCase(doc) : null;
     },
+    async openCases(afterId, limit) {
+      return (await c.cases.find({ open: true, _id: { $gt: afterId } }).sort({ _id: 1 }).limit(limit).toArray()).map(toCase);
+    },
     async caseReportIds(caseId) {
       const docs = await c.reports.find({ caseId }, { projection: { _id: 1 } }).sort({ receivedAt: 1, _id: 1 }).toArray();
       return docs.map((d) => d._id);
@@ -124,6 +126,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     },
     ...messageMethods(c),
     ...mongoQueueHealth(client, c),
+    ...sanctionMethods(client, c),
     ...triageMethods(c),
     close() {
       closing ??= client.close();

@@ -4,6 +4,7 @@ import { OPEN_STATES, type CaseRecord, type Transition } from '../records.js';
 import type { Collections } from './collections.js';
 import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
+import { createSanction, liftSanctionOfCase, recordEffects } from './sanctions.js';
 import { countDecision } from './triage.js';
 
 /**
@@ -21,7 +22,8 @@ class ReopenConflict extends Error {}
 
 /**
  * Applies a transition in one transaction: the compare-and-set on the case (one findOneAndUpdate
- * on _id, version and state), the audit event, the ban change. All or nothing, as in the SQLite
+ * on _id, version and state), the audit event, the sanction change and its feed event, the
+ * effects the decision owes (the outbox). All or nothing, as in the SQLite
  * store, so a decision id found by findDecision always means the whole decision was applied.
  * The driver retries the transaction on transient errors (write conflicts between concurrent
  * decisions); a retry whose compare-and-set no longer matches answers null.
@@ -72,10 +74,12 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
     { session },
   );
   if (t.ban === 'set') {
-    await c.bans.updateOne({ _id: updated.userId }, { $set: { userId: updated.userId, caseId: t.caseId, at: now } }, { upsert: true, session });
+    const { reason = null, expiresAt = null } = t.sanction ?? {};
+    await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
   } else if (t.ban === 'lift') {
-    await c.bans.deleteOne({ _id: updated.userId }, { session });
+    await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
   }
+  await recordEffects(c, session, t.event.decisionId, t.effects, t.event.at);
   await countDecision(c, t, session);
   return toCase(updated);
 }

@@ -127,7 +127,59 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX case_events_by_time ON case_events(at);
   CREATE INDEX reports_by_time ON reports(received_at);
   `,
-  // 6 (triage): each reporter's approved and dismissed cases, counted from the cases already
+  // 6: sanctions owned by the case that set them (replacing one ban row per user), the feed of
+  // their changes (seq: an autoincrement assigned inside the write transaction, so seq order is
+  // commit order), and the outbox of effects owed by decisions and sanction changes. Every
+  // existing ban becomes a permanent sanction with its feed event.
+  `
+  CREATE TABLE sanctions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    case_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    reason TEXT,
+    moderator_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    state TEXT NOT NULL,
+    lifted_at INTEGER,
+    lifted_by TEXT,
+    lift_reason TEXT
+  );
+  CREATE INDEX sanctions_by_user ON sanctions(user_id, created_at DESC, id DESC);
+  CREATE UNIQUE INDEX sanctions_active_by_case ON sanctions(case_id) WHERE state = 'active';
+  CREATE INDEX sanctions_due ON sanctions(expires_at) WHERE state = 'active' AND expires_at IS NOT NULL;
+  CREATE TABLE sanction_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    type TEXT NOT NULL,
+    sanction_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    case_id TEXT NOT NULL,
+    expires_at INTEGER,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX sanction_events_by_sanction ON sanction_events(sanction_id, seq);
+  CREATE TABLE effects (
+    id TEXT PRIMARY KEY,
+    source_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    done_at INTEGER
+  );
+  CREATE INDEX effects_pending ON effects(created_at, id) WHERE done_at IS NULL;
+  CREATE INDEX effects_by_source ON effects(source_id, created_at, id);
+  INSERT INTO sanctions (id, user_id, case_id, kind, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
+    SELECT COALESCE((SELECT decision_id FROM case_events e WHERE e.case_id = b.case_id AND e.action = 'approve' ORDER BY seq DESC LIMIT 1), 'ban-' || b.case_id),
+      b.user_id, b.case_id, 'ban', NULL,
+      COALESCE((SELECT moderator_id FROM case_events e WHERE e.case_id = b.case_id AND e.action = 'approve' ORDER BY seq DESC LIMIT 1), 'unknown'),
+      b.at, NULL, 'active', NULL, NULL, NULL
+    FROM bans b;
+  INSERT INTO sanction_events (type, sanction_id, user_id, case_id, expires_at, at)
+    SELECT 'sanction.created', id, user_id, case_id, NULL, created_at FROM sanctions ORDER BY created_at, id;
+  DROP TABLE bans;
+  `,
+  // 7 (triage): each reporter's approved and dismissed cases, counted from the cases already
   // decided; each case's triage (priority without its age term, categories, flags, fired rules).
   `
   CREATE TABLE reporter_stats (

@@ -39,6 +39,7 @@ import {
   type ReportRow,
   type UserRow,
 } from './rows.js';
+import { sqliteSanctions } from './sanctions.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
@@ -98,12 +99,12 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     revokeKey: db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE key = ? AND revoked_at IS NULL`),
     insertUser: db.prepare(`INSERT INTO users (id, name, display_name, avatar) VALUES (@id, @name, @displayName, @avatar)`),
     getUser: db.prepare<[string], UserRow>(`SELECT * FROM users WHERE id = ?`),
-    isBanned: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM bans WHERE user_id = ?`),
     insertModerator: db.prepare(`INSERT INTO moderators (id, username, created_at) VALUES (@id, @username, @createdAt)`),
     getModerator: db.prepare<[string], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators WHERE id = ?`),
     listModerators: db.prepare<[], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators ORDER BY id`),
     reportCase: db.prepare<[string], { case_id: string }>(`SELECT case_id FROM reports WHERE id = ?`),
     openCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE user_id = ? AND ${OPEN}`),
+    openCasesAfter: db.prepare<[string, number], CaseRow>(`SELECT * FROM cases WHERE ${OPEN} AND id > ? ORDER BY id LIMIT ?`),
     openCaseId: db.prepare<[string], string>(`SELECT id FROM cases WHERE user_id = ? AND ${OPEN}`).pluck(),
     insertCase: db.prepare(
       `INSERT INTO cases (id, user_id, state, claimed_by, version, created_at, updated_at) VALUES (?, ?, 'open', NULL, 1, ?, ?)`,
@@ -134,8 +135,6 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       `INSERT INTO case_events (case_id, decision_id, action, moderator_id, from_state, to_state, at, result)
        VALUES (@caseId, @decisionId, @action, @moderatorId, @fromState, @toState, @at, @result)`,
     ),
-    setBan: db.prepare(`INSERT OR REPLACE INTO bans (user_id, case_id, at) VALUES (?, ?, ?)`),
-    liftBan: db.prepare(`DELETE FROM bans WHERE user_id = ?`),
     findDecision: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE decision_id = ?`),
     history: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE case_id = ? ORDER BY seq`),
     messageByKey: db.prepare<[string], MessageRow>(`SELECT * FROM messages WHERE dedupe_key = ?`),
@@ -157,6 +156,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ),
   };
 
+  const sanctions = sqliteSanctions(db);
   const triage = sqliteTriage(db);
 
   const insertOrDuplicate = (what: string, id: string, run: () => void) => {
@@ -224,8 +224,12 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       at: t.event.at,
       result: JSON.stringify(t.event.result ?? null),
     });
-    if (t.ban === 'set') q.setBan.run(before.user_id, t.caseId, now);
-    if (t.ban === 'lift') q.liftBan.run(before.user_id);
+    if (t.ban === 'set') {
+      const { reason = null, expiresAt = null } = t.sanction ?? {};
+      sanctions.create({ id: t.event.decisionId, userId: before.user_id, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
+    }
+    if (t.ban === 'lift') sanctions.liftOfCase(t.caseId, t.event.moderatorId, t.event.at);
+    sanctions.recordEffects(t.event.decisionId, t.effects, t.event.at);
     triage.countDecision(t);
     return toCase(q.getCase.get(t.caseId)!);
   });
@@ -274,7 +278,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return row ? toUser(row) : null;
     },
     async isBanned(userId) {
-      return q.isBanned.get(userId) !== undefined;
+      return sanctions.isBanned(userId);
     },
     async addModerator(m) {
       insertOrDuplicate('moderator', m.id, () => q.insertModerator.run(m));
@@ -344,6 +348,42 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return recordDelivery.immediate(d);
     },
     ...sqliteQueueHealth(db),
+    async sanctionsOfUser(userId) {
+      return sanctions.sanctionsOfUser(userId);
+    },
+    async getSanction(id) {
+      return sanctions.getSanction(id);
+    },
+    async liftSanction(end) {
+      return sanctions.liftSanction(end);
+    },
+    async expireSanction(end) {
+      return sanctions.expireSanction(end);
+    },
+    async dueSanctions(at, limit) {
+      return sanctions.dueSanctions(at, limit);
+    },
+    async openCases(afterId, limit) {
+      return q.openCasesAfter.all(afterId, limit).map(toCase);
+    },
+    async bannedUserIds() {
+      return sanctions.bannedUserIds();
+    },
+    async sanctionFeed(after, limit) {
+      return sanctions.sanctionFeed(after, limit);
+    },
+    async sanctionEventsOf(sanctionId) {
+      return sanctions.sanctionEventsOf(sanctionId);
+    },
+    async pendingEffectsOf(sourceId) {
+      return sanctions.pendingEffectsOf(sourceId);
+    },
+    async pendingEffects(createdBefore, limit) {
+      return sanctions.pendingEffects(createdBefore, limit);
+    },
+    async completeEffect(id, at) {
+      sanctions.completeEffect(id, at);
+    },
     ...triage.methods,
     async close() {
       if (closed) return;

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { DeadLetters } from '@rm/runtime';
+import { DeadLetters } from '@rm/delivery';
 import { CliError, parseLimit, print, table, type CliContext } from '../context.js';
 
 export function notificationsCommand(ctx: () => CliContext): Command {

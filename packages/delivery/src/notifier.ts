@@ -1,11 +1,8 @@
 import type { JobsOptions } from 'bullmq';
-import type { Redis } from './redis.js';
-import { openQueue } from './queues.js';
 import { z } from 'zod';
 import { QUEUES, isReportSync, jobIdFor, notificationCoalesceId, type NotificationJob } from '@rm/contracts';
-import { BatchingProducer } from './batching-producer.js';
 import { CaseSyncMarks } from './case-sync-marks.js';
-import { env } from './config.js';
+import { BatchingProducer, env, openQueue, type Redis } from '@rm/runtime';
 
 /**
  * The retry policy of notifications, declared by every process that enqueues them: BullMQ keeps

@@ -1,5 +1,4 @@
-import { MicroBatcher } from './micro-batcher.js';
-import type { Redis } from './redis.js';
+import { MicroBatcher, type Redis } from '@rm/runtime';
 
 /**
  * How long a mark lasts at most. A sync job normally clears it within moments; this only bounds

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseSyncMarks } from './case-sync-marks.js';
-import { createRedis, type Redis } from './redis.js';
+import { createRedis, type Redis } from '@rm/runtime';
 
 // A real Redis (REDIS_URL, which `npm test` provides); each test under a prefix of its own.
 let redis: Redis;

@@ -1,6 +1,5 @@
 import type { Job, Queue } from 'bullmq';
-import type { Redis } from './redis.js';
-import { openQueue } from './queues.js';
+import { openQueue, type Redis } from '@rm/runtime';
 import { DeadNotification, jobIdFor, QUEUES } from '@rm/contracts';
 import { notificationJobOptions } from './notifier.js';
 

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDeadlines, createRedis, openQueue, queuePolicy, type Deadlines, type Redis } from '@rm/runtime';
+import { createNotifier, EffectRelay, effectHandlers, type Notifier } from '@rm/delivery';
+import { createChatPlatform } from '@rm/platforms';
+import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
+import { openSqliteStore, type NewReport, type Store } from '@rm/storage';
+import type { DecisionJob } from '@rm/contracts';
+import type { Queue } from 'bullmq';
+import { decide } from './decide.js';
+import type { DecideDeps } from './deps.js';
+
+// The decision use case on a real Redis (REDIS_URL) and a temporary SQLite file: no mocks. Each
+// test has its own key prefix and store.
+let redis: Redis;
+let dir: string;
+beforeAll(() => {
+  if (!process.env.REDIS_URL) throw new Error('REDIS_URL is not set: these tests need a real Redis');
+  redis = createRedis({ REDIS_URL: process.env.REDIS_URL });
+  dir = mkdtempSync(join(tmpdir(), 'rm-decide-'));
+});
+afterAll(async () => {
+  await redis?.quit();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let store: Store;
+let prefix: string;
+let notifier: Notifier;
+let notifications: Queue;
+let sanctionsQueue: Queue;
+let guard: ReportGuard;
+let deadlines: Deadlines;
+let deps: DecideDeps;
+
+/** The relay as main.ts wires it, over the given Redis connection for notifications. */
+function relayOver(connection: Redis, n: Notifier): EffectRelay {
+  return new EffectRelay({
+    store,
+    handlers: effectHandlers({
+      store,
+      userSync: new UserStateSync(connection, prefix),
+      statusCache: new SanctionStatusCache(connection, prefix),
+      notify: n.notify,
+      scheduleExpiry: async (sanctionId, expiresAt) => {
+        await sanctionsQueue.add('expire', { kind: 'expire', sanctionId }, { jobId: `expire-${sanctionId}`, delay: Math.max(0, expiresAt - Date.now()) });
+      },
+    }),
+  });
+}
+
+beforeEach(async () => {
+  prefix = `decide-test-${randomUUID()}`;
+  store = openSqliteStore(join(dir, `${prefix}.db`));
+  notifier = createNotifier(redis, prefix, { NOTIFY_ATTEMPTS: 3, NOTIFY_BACKOFF_MS: 100 });
+  notifications = openQueue('notifications', redis, prefix);
+  sanctionsQueue = openQueue('sanctions', redis, prefix);
+  guard = new ReportGuard(redis, prefix);
+  deadlines = createDeadlines(redis, prefix);
+  const policy = queuePolicy({ CLAIM_TTL: 60_000, SLA: 60_000, SLA_BY_CATEGORY: new Map() });
+  deps = { store, deadlines, policy, chat: createChatPlatform({ CHAT_API_URL: undefined, CHAT_TOKEN: undefined, PLATFORM_TIMEOUT_MS: 1000 } as never, store), relay: relayOver(redis, notifier), settings: { hideUsername: false, reportChannel: 'reports' } };
+  await store.addModerator({ id: 'm1', username: 'alice', createdAt: 1 });
+  await store.addModerator({ id: 'm2', username: 'bob', createdAt: 1 });
+});
+afterEach(async () => {
+  await notifier.close();
+  await deadlines.close();
+  await notifications.obliterate({ force: true });
+  await sanctionsQueue.obliterate({ force: true });
+  await notifications.close();
+  await sanctionsQueue.close();
+  await store.close();
+});
+
+function report(id: string, userId: string, reporterId: string): NewReport {
+  return {
+    id,
+    userId,
+    reporterId,
+    reporterPlatform: 'gameplatform',
+    reportType: null,
+    answers: [{ questionId: 'q1', answer: 'aimbot' }],
+    evidence: [{ url: 'https://clips.example/1', type: 'url' }],
+    receivedAt: Date.now(),
+    user: { name: `player${userId}`, displayName: `Player ${userId}`, avatar: null },
+  };
+}
+
+/** A stored report (its reporter also marked in Redis, as a submit does); returns the report id. */
+async function stored(userId: string, reporterId: string): Promise<string> {
+  const id = randomUUID();
+  expect(await guard.reserve({ keyId: 'k', rateLimit: 0, reporterId, reporterPlatform: 'gameplatform', userId, maxPerDay: 100 })).toMatchObject({ ok: true });
+  await store.saveReports([report(id, userId, reporterId)]);
+  return id;
+}
+
+const job = (action: DecisionJob['action'], reportId: string, moderatorId = 'm1', extra: Partial<DecisionJob> = {}): DecisionJob =>
+  ({ action, decisionId: randomUUID(), reportId, moderatorId, ...(action === 'unclaim' && { bypassClaimCheck: false }), ...(action === 'dismiss' && { dm: false }), ...extra }) as DecisionJob;
+
+describe('decide', () => {
+  it('race loop: decisions racing on one case are applied one at a time; exactly one approval or dismissal wins', async () => {
+    for (let round = 0; round < 10; round++) {
+      const userId = `race-${round}`;
+      const reportId = await stored(userId, `r-${round}`);
+      expect(await decide(deps, job('claim', reportId))).toMatchObject({ ok: true });
+      const [a, b] = await Promise.all([decide(deps, job('approve', reportId)), decide(deps, job('dismiss', reportId))]);
+      expect([a.ok, b.ok].filter(Boolean)).toHaveLength(1);
+      const refused = (a.ok ? b : a) as Extract<typeof a, { ok: false }>;
+      expect(refused.error.code).toBe('INVALID_STATE');
+      const history = await store.caseHistory((await store.getReport(reportId))!.caseId);
+      expect(history.map((e) => e.action)).toEqual(['claim', a.ok ? 'approve' : 'dismiss']);
+      expect((await store.sanctionsOfUser(userId)).length).toBe(a.ok ? 1 : 0);
+      expect(await store.isBanned(userId)).toBe(a.ok);
+    }
+    // Two claims at once by two moderators: one claims, the other is told who did.
+    const reportId = await stored('race-claim', 'r-claim');
+    const answers = await Promise.all([decide(deps, job('claim', reportId, 'm1')), decide(deps, job('claim', reportId, 'm2'))]);
+    expect(answers.filter((x) => x.ok)).toHaveLength(1);
+  });
+
+  it('redelivery: the same approval twice answers the same, with one sanction, one feed event, each effect once', async () => {
+    const reportId = await stored('u-redeliver', 'r1');
+    await decide(deps, job('claim', reportId));
+    const approval = job('approve', reportId, 'm1', { durationMs: 60_000, sanctionReason: 'aimbot' } as Partial<DecisionJob>);
+    const first = await decide(deps, approval);
+    const second = await decide(deps, approval);
+    expect(first).toMatchObject({ ok: true, action: 'approve' });
+    expect(second).toEqual(first);
+    const sanctions = await store.sanctionsOfUser('u-redeliver');
+    expect(sanctions).toHaveLength(1);
+    expect(sanctions[0]).toMatchObject({ id: approval.decisionId, reason: 'aimbot', state: 'active' });
+    expect(sanctions[0]!.expiresAt! - sanctions[0]!.createdAt).toBe(60_000);
+    expect((await store.sanctionFeed(0, 10)).map((e) => e.type)).toEqual(['sanction.created']);
+    expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
+    const jobs = await notifications.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(jobs.filter((j) => j.data.decisionId === approval.decisionId)).toHaveLength(1);
+    expect(jobs.filter((j) => j.data.kind === 'sanction.webhook')).toHaveLength(1);
+    expect(await sanctionsQueue.getJob(`expire-${approval.decisionId}`)).toBeDefined();
+    expect(await guard.check({ keyId: 'k', rateLimit: 0, reporterId: 'anyone', reporterPlatform: 'gameplatform', userId: 'u-redeliver', maxPerDay: 100 })).toEqual({ ok: false, refusal: 'banned' });
+  });
+
+  it("a dismissal's Redis sync keeps the mark of a report accepted meanwhile, and frees the decided case's reporters", async () => {
+    const reportId = await stored('u-mark', 'decided-reporter');
+    await decide(deps, job('claim', reportId));
+    // Accepted by a gateway (marked in Redis) but not stored yet when the decision is applied.
+    expect(await guard.reserve({ keyId: 'k', rateLimit: 0, reporterId: 'in-flight', reporterPlatform: 'gameplatform', userId: 'u-mark', maxPerDay: 100 })).toMatchObject({ ok: true });
+    expect(await decide(deps, job('dismiss', reportId))).toMatchObject({ ok: true });
+    const probe = (reporterId: string) => guard.check({ keyId: 'k', rateLimit: 0, reporterId, reporterPlatform: 'gameplatform', userId: 'u-mark', maxPerDay: 100 });
+    expect(await probe('in-flight')).toEqual({ ok: false, refusal: 'duplicate' });
+    expect(await probe('decided-reporter')).toEqual({ ok: true });
+  });
+
+  it('a follow-up that fails (its Redis connection killed) leaves the decision applied and answered; the sweep carries it out once', async () => {
+    const reportId = await stored('u-fail', 'r1');
+    await decide(deps, job('claim', reportId));
+    const dead = createRedis({ REDIS_URL: process.env.REDIS_URL! });
+    const deadNotifier = createNotifier(dead, prefix, { NOTIFY_ATTEMPTS: 3, NOTIFY_BACKOFF_MS: 100 });
+    dead.disconnect();
+    const approval = job('approve', reportId);
+    const answer = await decide({ ...deps, relay: relayOver(redis, deadNotifier) }, approval);
+    expect(answer).toMatchObject({ ok: true, action: 'approve' });
+    expect(await store.isBanned('u-fail')).toBe(true);
+    const pending = await store.pendingEffectsOf(approval.decisionId);
+    expect(pending.map((e) => e.kind)).toEqual(['notify', 'sanction.webhook']);
+
+    expect(await deps.relay.sweep(0)).toBe(1);
+    expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
+    const jobs = await notifications.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(jobs.filter((j) => j.data.decisionId === approval.decisionId)).toHaveLength(1);
+    await deadNotifier.close().catch(() => undefined);
+  });
+});

@@ -1,0 +1,32 @@
+import type { DecisionJob } from '@rm/contracts';
+import { effectsOf, type EffectSpec } from '@rm/delivery';
+import type { CaseRecord, NewEffect } from '@rm/storage';
+import { decisionNotification } from './decision-notification.js';
+import type { DecideDeps } from './deps.js';
+import type { Repost } from './repost-case.js';
+
+/**
+ * Everything a decision owes once committed, in the order the relay carries it out: the undo's
+ * re-post becomes the case's message before the chat sync edits it; the player's Redis view; the
+ * notification (chat, DMs, decision webhook); the sanction's webhook and its expiry.
+ */
+export function decisionEffects(
+  settings: DecideDeps['settings'],
+  job: DecisionJob,
+  c: CaseRecord,
+  at: number,
+  repost: Repost | undefined,
+  liftedSanctionId: string | undefined,
+): NewEffect[] {
+  const specs: EffectSpec[] = [];
+  if (repost) specs.push({ kind: 'case.message', payload: { caseId: c.id, channel: settings.reportChannel, messageId: repost.messageId, at } });
+  if (job.action === 'approve' || job.action === 'dismiss') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'close' } });
+  if (job.action === 'undo') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'reopen' } });
+  specs.push({ kind: 'notify', payload: decisionNotification(job, { caseId: c.id, fromState: c.state, at }, repost?.previous) });
+  if (job.action === 'approve') {
+    specs.push({ kind: 'sanction.webhook', payload: { sanctionId: job.decisionId, type: 'sanction.created' } });
+    if (job.durationMs !== undefined) specs.push({ kind: 'sanction.expiry', payload: { sanctionId: job.decisionId, expiresAt: at + job.durationMs } });
+  }
+  if (liftedSanctionId) specs.push({ kind: 'sanction.webhook', payload: { sanctionId: liftedSanctionId, type: 'sanction.lifted' } });
+  return effectsOf(job.decisionId, specs);
+}

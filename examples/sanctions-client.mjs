@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// A game server's side of the ban API, in plain Node 20 (no build, no dependency).
+//   RM_URL=http://127.0.0.1:3000 RM_KEY=<key>:<secret> node examples/sanctions-client.mjs check <userId>
+//   RM_URL=... RM_KEY=... node examples/sanctions-client.mjs follow [cursorFile]
+//   WEBHOOK_SECRET=... node examples/sanctions-client.mjs webhook <port>
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const base = process.env.RM_URL ?? 'http://127.0.0.1:3000';
+const headers = { authorization: process.env.RM_KEY ?? '' };
+
+async function api(path) {
+  const res = await fetch(`${base}${path}`, { headers });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.status}: ${body.message}`);
+  return body;
+}
+
+/** On join: refuse a banned player. */
+async function check(userId) {
+  const status = await api(`/v1/sanctions/${encodeURIComponent(userId)}`);
+  const active = status.sanctions.find((s) => s.state === 'active');
+  console.log(status.banned ? `refuse ${userId}: ${active?.reason ?? 'banned'} (until ${active?.expiresAt ? new Date(active.expiresAt).toISOString() : 'forever'})` : `admit ${userId}`);
+}
+
+/** Follows the feed from the last cursor saved, forever; safe to stop and restart at any time. */
+async function follow(cursorFile = 'sanctions.cursor') {
+  let cursor = existsSync(cursorFile) ? readFileSync(cursorFile, 'utf8').trim() : '';
+  for (;;) {
+    const page = await api(`/v1/sanctions?limit=1000${cursor ? `&after=${cursor}` : ''}`);
+    for (const e of page.events) apply(e);
+    cursor = page.next;
+    writeFileSync(cursorFile, cursor);
+    if (page.events.length === 0) await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+const applied = new Set();
+function apply(e) {
+  if (applied.has(e.seq)) return; // the webhook and the feed share the seq: apply each change once
+  applied.add(e.seq);
+  console.log(`#${e.seq} ${e.type} user ${e.userId}${e.type === 'sanction.created' ? ' -> kick if online' : ''}`);
+}
+
+/** Receives the webhook: verifies the signature over the raw body before trusting it. */
+function webhook(port) {
+  const secret = process.env.WEBHOOK_SECRET ?? '';
+  createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
+      const given = Buffer.from(String(req.headers['x-signature'] ?? ''));
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.writeHead(401).end();
+        return;
+      }
+      const body = JSON.parse(raw);
+      if (typeof body.seq === 'number') apply(body);
+      res.writeHead(204).end();
+    });
+  }).listen(Number(port), '127.0.0.1', () => console.log(`webhook receiver on 127.0.0.1:${port}`));
+}
+
+const [command, arg] = process.argv.slice(2);
+if (command === 'check' && arg) await check(arg);
+else if (command === 'follow') await follow(arg);
+else if (command === 'webhook' && arg) webhook(arg);
+else {
+  console.error('usage: sanctions-client.mjs check <userId> | follow [cursorFile] | webhook <port>');
+  process.exit(1);
+}

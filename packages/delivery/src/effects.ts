@@ -1,0 +1,97 @@
+import type { NotificationJob, SanctionEventView } from '@rm/contracts';
+import { sanctionVersion, type CaseChange, type SanctionStatusCache, type UserStateSync } from '@rm/report-guard';
+import type { EffectRecord, NewEffect, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
+import type { EffectHandler } from './effect-relay.js';
+
+/**
+ * The effects a committed change can owe (DESIGN 14), each recorded in the change's transaction
+ * and carried out by the EffectRelay with the handlers below. One home for their kinds and
+ * payloads: the moderation worker (decisions, expiries) and the CLI (lifts) build them here.
+ */
+export interface EffectPayloads {
+  /** After an undo: the re-posted message is now the case's message (only while the undo is its latest decision). */
+  'case.message': { caseId: string; channel: string; messageId: string; at: number };
+  /** The guard's Redis view of the player: the ban flag (versioned), and the decided case's reporters. */
+  'redis.user': { userId: string; caseId: string; change: 'close' | 'reopen' | null };
+  /** A notification job (chat message sync, DMs, decision webhook). */
+  notify: NotificationJob;
+  /** The webhook of a sanction change, sent with its feed seq. */
+  'sanction.webhook': { sanctionId: string; type: SanctionEventType };
+  /** The delayed job that expires a temporary sanction. */
+  'sanction.expiry': { sanctionId: string; expiresAt: number };
+}
+export type EffectKind = keyof EffectPayloads;
+export type EffectSpec = { [K in EffectKind]: { kind: K; payload: EffectPayloads[K] } }[EffectKind];
+
+/** Ids `<source>:<index>-<kind>`: deterministic, and ordered as recorded within a source. */
+export function effectsOf(sourceId: string, specs: EffectSpec[]): NewEffect[] {
+  return specs.map((s, i) => ({ id: `${sourceId}:${i}-${s.kind}`, kind: s.kind, payload: s.payload }));
+}
+
+/** What a lift by hand or an expiry owes: the player's Redis view and the webhook of the change. */
+export function sanctionEndEffects(s: SanctionRecord, type: 'sanction.lifted' | 'sanction.expired'): EffectSpec[] {
+  return [
+    { kind: 'redis.user', payload: { userId: s.userId, caseId: s.caseId, change: null } },
+    { kind: 'sanction.webhook', payload: { sanctionId: s.id, type } },
+  ];
+}
+
+/** The source id of a lift by hand / an expiry of a sanction (each happens at most once). */
+export const sanctionEndSource = (type: 'sanction.lifted' | 'sanction.expired', sanctionId: string) =>
+  `${type === 'sanction.lifted' ? 'lift' : 'expire'}-${sanctionId}`;
+
+export interface EffectDeps {
+  store: Store;
+  userSync: UserStateSync;
+  statusCache: SanctionStatusCache;
+  notify: (job: NotificationJob) => Promise<void>;
+  scheduleExpiry: (sanctionId: string, expiresAt: number) => Promise<void>;
+}
+
+export const toEventView = (e: { seq: number; type: SanctionEventType; sanctionId: string; userId: string; caseId: string; expiresAt: number | null; at: number }): SanctionEventView => ({
+  seq: e.seq,
+  type: e.type,
+  sanctionId: e.sanctionId,
+  userId: e.userId,
+  caseId: e.caseId,
+  expiresAt: e.expiresAt,
+  at: e.at,
+});
+
+/** The handler of every effect kind; each is idempotent. */
+export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandler> {
+  const payload = <K extends EffectKind>(e: EffectRecord) => e.payload as EffectPayloads[K];
+  return {
+    'case.message': async (e) => {
+      const p = payload<'case.message'>(e);
+      const history = await deps.store.caseHistory(p.caseId);
+      if (history.at(-1)?.decisionId !== e.sourceId) return;
+      await deps.store.setCaseMessage({ caseId: p.caseId, channel: p.channel, messageId: p.messageId, updatedAt: p.at });
+    },
+    'redis.user': async (e) => {
+      const p = payload<'redis.user'>(e);
+      const sanctions = await deps.store.sanctionsOfUser(p.userId);
+      const version = sanctionVersion(sanctions);
+      let change: CaseChange = null;
+      if (p.change) {
+        const c = await deps.store.getCase(p.caseId);
+        const isOpen = c?.state === 'open' || c?.state === 'claimed';
+        // Only while the case is still as this change left it (a later decision syncs its own).
+        if (c && isOpen === (p.change === 'reopen')) change = { kind: p.change, reporters: await deps.store.caseReporters(p.caseId) };
+      }
+      await deps.userSync.apply(p.userId, { version, banned: sanctions.some((s) => s.state === 'active') }, change);
+      await deps.statusCache.invalidate(p.userId, version);
+    },
+    notify: (e) => deps.notify(payload<'notify'>(e)),
+    'sanction.webhook': async (e) => {
+      const p = payload<'sanction.webhook'>(e);
+      const event = (await deps.store.sanctionEventsOf(p.sanctionId)).find((ev) => ev.type === p.type);
+      // None when the change did not happen (an undo whose sanction had expired first).
+      if (event) await deps.notify({ kind: 'sanction.webhook', body: { ...toEventView(event), event: event.type } });
+    },
+    'sanction.expiry': async (e) => {
+      const p = payload<'sanction.expiry'>(e);
+      await deps.scheduleExpiry(p.sanctionId, p.expiresAt);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis, type Redis } from '@rm/runtime';
+import { ReportGuard } from './report-guard.js';
+import { SanctionStatusCache, sanctionVersion, UserStateSync } from './user-sync.js';
+
+// A real Redis (REDIS_URL); each test under a prefix of its own.
+let redis: Redis;
+beforeAll(() => {
+  if (!process.env.REDIS_URL) throw new Error('REDIS_URL is not set: these tests need a real Redis');
+  redis = createRedis({ REDIS_URL: process.env.REDIS_URL });
+});
+afterAll(() => redis?.quit());
+
+const fresh = () => `user-sync-test-${randomUUID()}`;
+const ask = (guard: ReportGuard, reporterId: string) => guard.check({ keyId: 'k', rateLimit: 0, reporterId, reporterPlatform: 'gameplatform', userId: 'u1', maxPerDay: 100 });
+const reporters = (...ids: string[]) => ids.map((id) => ({ platform: 'gameplatform' as const, id }));
+
+describe('UserStateSync', () => {
+  it('the ban flag follows only a newer sanction version', async () => {
+    const prefix = fresh();
+    const sync = new UserStateSync(redis, prefix);
+    const guard = new ReportGuard(redis, prefix);
+    await sync.apply('u1', { version: 2, banned: true }, null);
+    expect(await ask(guard, 'a')).toEqual({ ok: false, refusal: 'banned' });
+    // An older sync arriving late changes nothing.
+    await sync.apply('u1', { version: 1, banned: false }, null);
+    expect(await ask(guard, 'a')).toEqual({ ok: false, refusal: 'banned' });
+    await sync.apply('u1', { version: 3, banned: false }, null);
+    expect(await ask(guard, 'a')).toEqual({ ok: true });
+  });
+
+  it("closing a case removes only its reporters; reopening adds them back", async () => {
+    const prefix = fresh();
+    const sync = new UserStateSync(redis, prefix);
+    const guard = new ReportGuard(redis, prefix);
+    await guard.noteOpenCase('u1', reporters('decided', 'in-flight'));
+    await sync.apply('u1', { version: 0, banned: false }, { kind: 'close', reporters: reporters('decided') });
+    expect(await ask(guard, 'decided')).toEqual({ ok: true });
+    expect(await ask(guard, 'in-flight')).toEqual({ ok: false, refusal: 'duplicate' });
+    await sync.apply('u1', { version: 0, banned: false }, { kind: 'reopen', reporters: reporters('decided') });
+    expect(await ask(guard, 'decided')).toEqual({ ok: false, refusal: 'duplicate' });
+  });
+});
+
+describe('SanctionStatusCache', () => {
+  it('keeps the newest answer: an older rebuild cannot overwrite a change, a tombstone is a miss', async () => {
+    const cache = new SanctionStatusCache(redis, fresh());
+    expect(await cache.get('u1')).toBeNull();
+    await cache.put('u1', 1, '{"v":1}');
+    expect(await cache.get('u1')).toBe('{"v":1}');
+    await cache.invalidate('u1', 2);
+    expect(await cache.get('u1')).toBeNull();
+    await cache.put('u1', 1, '{"v":1}');
+    expect(await cache.get('u1')).toBeNull();
+    await cache.put('u1', 2, '{"v":2}');
+    expect(await cache.get('u1')).toBe('{"v":2}');
+    await cache.put('u1', 2, '{"other":2}');
+    expect(await cache.get('u1')).toBe('{"v":2}');
+  });
+
+  it('the version counts every change of a player\'s sanctions', () => {
+    expect(sanctionVersion([])).toBe(0);
+    expect(sanctionVersion([{ state: 'active' }])).toBe(1);
+    expect(sanctionVersion([{ state: 'lifted' }, { state: 'active' }])).toBe(3);
+  });
+});

@@ -1,0 +1,120 @@
+import type { Redis } from '@rm/runtime';
+import { nameOf, type Reporter } from './report-guard.js';
+
+/**
+ * KEYS: banned flag, its version, open-case flag, reporters (one user's slot). ARGV: the user's
+ * sanction version (how many sanction changes storage holds for them), 1 if banned, then
+ * 'close' / 'reopen' / 'none' and the decided case's reporters (`<platform>:<id>`).
+ *
+ * The ban flag follows only a newer version, so two syncs racing never leave an older answer.
+ * Closing a case removes only that case's reporters, and the open flag only once no reporter is
+ * left: a report accepted meanwhile (its reporter added by the submit, its case not stored yet)
+ * keeps its mark. Reopening adds the case's reporters back.
+ */
+const APPLY_USER_CHANGE = `
+local version = tonumber(ARGV[1])
+local current = tonumber(redis.call('GET', KEYS[2]) or '-1')
+if version > current then
+  redis.call('SET', KEYS[2], ARGV[1])
+  if ARGV[2] == '1' then redis.call('SET', KEYS[1], '1') else redis.call('DEL', KEYS[1]) end
+end
+if ARGV[3] == 'close' then
+  if #ARGV > 3 then redis.call('SREM', KEYS[4], unpack(ARGV, 4)) end
+  if redis.call('SCARD', KEYS[4]) == 0 then redis.call('DEL', KEYS[3]) end
+elseif ARGV[3] == 'reopen' then
+  redis.call('SET', KEYS[3], '1')
+  if #ARGV > 3 then redis.call('SADD', KEYS[4], unpack(ARGV, 4)) end
+end
+return 'ok'
+`;
+
+export type CaseChange = { kind: 'close' | 'reopen'; reporters: Reporter[] } | null;
+
+/**
+ * Applies a committed change (decision, lift, expiry) to the guard's Redis view of one user,
+ * without overwriting what submits wrote meanwhile. Keys are ReportGuard's user keys (one hash
+ * tag per user) plus the ban flag's version.
+ */
+export class UserStateSync {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
+    if (!('rmGuard_applyUserChange' in redis)) redis.defineCommand('rmGuard_applyUserChange', { lua: APPLY_USER_CHANGE, numberOfKeys: 4 });
+  }
+
+  private keys(userId: string): string[] {
+    const base = `${this.prefix}:u:{${userId}}`;
+    return [`${base}:banned`, `${base}:ban-version`, `${base}:open`, `${base}:reporters`];
+  }
+
+  async apply(userId: string, ban: { version: number; banned: boolean }, caseChange: CaseChange): Promise<void> {
+    const run = (this.redis as unknown as Record<string, (...args: (string | number)[]) => Promise<string>>).rmGuard_applyUserChange!;
+    await run.call(this.redis, ...this.keys(userId), ban.version, ban.banned ? 1 : 0, caseChange?.kind ?? 'none', ...(caseChange?.reporters ?? []).map(nameOf));
+  }
+}
+
+/**
+ * SET-IF-NEWER of a cached answer: KEYS[1] holds '<version>|<json>'. Refused when the cached
+ * version is newer, or the same and not a tombstone (an empty body). ARGV: version, json, ttl ms.
+ */
+const PUT_IF_NEWER = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local sep = string.find(cur, '|', 1, true)
+  local v = tonumber(string.sub(cur, 1, sep - 1))
+  local body = string.sub(cur, sep + 1)
+  local new = tonumber(ARGV[1])
+  if v > new or (v == new and body ~= '') then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[2], 'PX', ARGV[3])
+return 1
+`;
+
+/** How long a cached answer lives unread-for-change; a miss just rebuilds it from storage. */
+const STATUS_TTL_MS = 10 * 60_000;
+
+/**
+ * The ban API's answer per player, cached in Redis (derived state: a miss rebuilds it from
+ * storage). A change of the player's sanctions writes a tombstone carrying the new version, so a
+ * rebuild that read storage before the change cannot put its older answer back.
+ */
+export class SanctionStatusCache {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
+    if (!('rmGuard_putIfNewer' in redis)) redis.defineCommand('rmGuard_putIfNewer', { lua: PUT_IF_NEWER, numberOfKeys: 1 });
+  }
+
+  private key(userId: string): string {
+    return `${this.prefix}:u:{${userId}}:sanctions`;
+  }
+
+  /** The cached JSON answer, or null on a miss (or a tombstone). */
+  async get(userId: string): Promise<string | null> {
+    const cur = await this.redis.get(this.key(userId));
+    if (!cur) return null;
+    const body = cur.slice(cur.indexOf('|') + 1);
+    return body === '' ? null : body;
+  }
+
+  /** Caches an answer built from storage at `version`, unless a newer one (or a newer tombstone) is there. */
+  async put(userId: string, version: number, json: string): Promise<void> {
+    await this.run('rmGuard_putIfNewer', this.key(userId), version, json, STATUS_TTL_MS);
+  }
+
+  /** After a change: the version is now `version`; the answer is rebuilt at the next read. */
+  async invalidate(userId: string, version: number): Promise<void> {
+    await this.run('rmGuard_putIfNewer', this.key(userId), version, '', STATUS_TTL_MS);
+  }
+
+  private async run(command: string, ...args: (string | number)[]): Promise<void> {
+    await (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)[command]!.call(this.redis, ...args);
+  }
+}
+
+/** A player's sanction version: every change (creation, end) adds one, so it only grows. */
+export function sanctionVersion(sanctions: { state: string }[]): number {
+  return sanctions.length + sanctions.filter((s) => s.state !== 'active').length;
+}

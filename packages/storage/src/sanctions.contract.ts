@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseRecord, NewEffect, NewReport, Transition } from './records.js';
+import type { Store } from './store.js';
+
+/**
+ * Sanctions, the feed and the effects outbox: part of the Store contract (describeStoreContract
+ * calls it for every adapter), using only the Store port.
+ */
+
+function report(id: string, userId: string, receivedAt: number): NewReport {
+  return {
+    id,
+    userId,
+    reporterId: `reporter-${id}`,
+    reporterPlatform: 'gameplatform',
+    reportType: null,
+    answers: [{ questionId: 'q1', answer: 'cheating' }],
+    evidence: [],
+    receivedAt,
+    user: { name: `name-${userId}`, displayName: `Display ${userId}`, avatar: null },
+  };
+}
+
+function step(from: CaseRecord, state: CaseRecord['state'], decisionId: string, extra: Partial<Transition> = {}, at = 5_000): Transition {
+  const action = ({ claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' } as const)[state];
+  return {
+    caseId: from.id,
+    expectedVersion: from.version,
+    expectedState: from.state,
+    next: { state, claimedBy: state === 'claimed' ? 'mod-1' : null },
+    event: { decisionId, action, moderatorId: 'mod-1', at, result: { ok: true } },
+    ...extra,
+  };
+}
+
+const effect = (id: string, kind = 'guard'): NewEffect => ({ id, kind, payload: { id } });
+
+export function describeSanctionsContract(store: () => Store): void {
+  /** A case of `userId` approved by decision `approvalId`; returns the approved case. */
+  async function approvedCase(userId: string, approvalId: string, sanction?: Transition['sanction'], at = 5_000): Promise<CaseRecord> {
+    const [saved] = await store().saveReports([report(`r-${approvalId}`, userId, at - 100)]);
+    const opened = (await store().getCase(saved!.caseId))!;
+    const claimed = (await store().transitionCase(step(opened, 'claimed', `claim-${approvalId}`)))!;
+    return (await store().transitionCase(step(claimed, 'approved', approvalId, { ban: 'set', ...(sanction && { sanction }) }, at)))!;
+  }
+
+  describe('sanctions', () => {
+    it('an approval creates one active sanction owned by its case, with its reason and end', async () => {
+      const c = await approvedCase('u1', 'd-approve', { reason: 'aimbot', expiresAt: 9_000 });
+      expect(await store().sanctionsOfUser('u1')).toEqual([
+        { id: 'd-approve', userId: 'u1', caseId: c.id, kind: 'ban', reason: 'aimbot', moderatorId: 'mod-1', createdAt: 5_000, expiresAt: 9_000, state: 'active', liftedAt: null, liftedBy: null, liftReason: null },
+      ]);
+      expect(await store().getSanction('d-approve')).toMatchObject({ state: 'active' });
+      expect(await store().isBanned('u1')).toBe(true);
+      expect(await store().sanctionsOfUser('nobody')).toEqual([]);
+      expect(await store().getSanction('nothing')).toBeNull();
+    });
+
+    it('undoing one approval lifts that case\'s sanction only: the player stays banned by the other', async () => {
+      const first = await approvedCase('u1', 'd-1', undefined, 5_000);
+      await approvedCase('u1', 'd-2', undefined, 6_000);
+      expect((await store().sanctionsOfUser('u1')).map((s) => s.id)).toEqual(['d-2', 'd-1']);
+
+      const reopened = await store().transitionCase(step(first, 'open', 'd-undo', { ban: 'lift' }, 7_000));
+      // Reopening a decided case while the user has no open case.
+      expect(reopened).toMatchObject({ state: 'open' });
+      expect(await store().getSanction('d-1')).toMatchObject({ state: 'lifted', liftedAt: 7_000, liftedBy: 'mod-1' });
+      expect(await store().getSanction('d-2')).toMatchObject({ state: 'active' });
+      expect(await store().isBanned('u1')).toBe(true);
+      expect(await store().bannedUserIds()).toEqual(['u1']);
+    });
+
+    it('lift by hand: once, with who and why; the player is no longer banned when none is active', async () => {
+      await approvedCase('u1', 'd-1');
+      const lifted = await store().liftSanction({ sanctionId: 'd-1', at: 8_000, moderatorId: 'mod-2', reason: 'appeal', sourceId: 'lift-1', effects: [effect('lift-1:guard')] });
+      expect(lifted).toMatchObject({ id: 'd-1', state: 'lifted', liftedAt: 8_000, liftedBy: 'mod-2', liftReason: 'appeal' });
+      expect(await store().isBanned('u1')).toBe(false);
+      expect(await store().bannedUserIds()).toEqual([]);
+      expect(await store().liftSanction({ sanctionId: 'd-1', at: 9_000, moderatorId: 'mod-2', sourceId: 'lift-2', effects: [effect('lift-2:guard')] })).toBeNull();
+      expect(await store().liftSanction({ sanctionId: 'unknown', at: 9_000, moderatorId: 'mod-2', sourceId: 'lift-3', effects: [] })).toBeNull();
+      expect((await store().pendingEffects(Number.MAX_SAFE_INTEGER, 10)).map((e) => e.id)).toEqual(['lift-1:guard']);
+    });
+
+    it('expiry: only an active sanction whose end has passed; due lists them soonest first', async () => {
+      await approvedCase('u1', 'd-perm');
+      await approvedCase('u2', 'd-late', { reason: null, expiresAt: 20_000 });
+      await approvedCase('u3', 'd-soon', { reason: null, expiresAt: 10_000 });
+      expect(await store().dueSanctions(9_999, 10)).toEqual([]);
+      expect((await store().dueSanctions(30_000, 10)).map((s) => s.id)).toEqual(['d-soon', 'd-late']);
+
+      const end = (sanctionId: string, at: number) => store().expireSanction({ sanctionId, at, sourceId: `exp-${sanctionId}`, effects: [effect(`exp-${sanctionId}:guard`)] });
+      expect(await end('d-late', 19_999)).toBeNull();
+      expect(await end('d-perm', 99_999)).toBeNull();
+      expect(await end('d-soon', 10_000)).toMatchObject({ state: 'expired', liftedAt: null, liftedBy: null });
+      expect(await end('d-soon', 10_001)).toBeNull();
+      expect(await store().isBanned('u3')).toBe(false);
+      expect(await store().isBanned('u2')).toBe(true);
+      expect((await store().dueSanctions(30_000, 10)).map((s) => s.id)).toEqual(['d-late']);
+    });
+  });
+
+  describe('open cases', () => {
+    it('pages the open and claimed cases by id, without decided ones', async () => {
+      const ids: string[] = [];
+      for (const u of ['o1', 'o2', 'o3']) {
+        const [saved] = await store().saveReports([report(`r-${u}`, u, 1_000)]);
+        ids.push(saved!.caseId);
+      }
+      const claimed = (await store().transitionCase(step((await store().getCase(ids[1]!))!, 'claimed', 'd-oc-claim')))!;
+      await approvedCase('o4', 'd-oc-approve');
+      const all = await store().openCases('', 10);
+      expect(all.map((c) => c.id)).toEqual([...ids].sort());
+      expect(all.find((c) => c.id === claimed.id)?.state).toBe('claimed');
+      const first = await store().openCases('', 2);
+      expect([...first, ...(await store().openCases(first.at(-1)!.id, 2))].map((c) => c.id)).toEqual([...ids].sort());
+    });
+  });
+
+  describe('the sanction feed', () => {
+    it('every change once, in order, with strictly increasing seq; paging with the last seq misses nothing', async () => {
+      const c1 = await approvedCase('u1', 'd-1', { reason: null, expiresAt: 10_000 }, 5_000);
+      await approvedCase('u2', 'd-2', undefined, 6_000);
+      await store().transitionCase(step(c1, 'open', 'd-undo', { ban: 'lift' }, 7_000));
+      await store().liftSanction({ sanctionId: 'd-2', at: 8_000, moderatorId: 'mod-2', sourceId: 'l', effects: [] });
+
+      const all = await store().sanctionFeed(0, 100);
+      expect(all.map((e) => [e.type, e.sanctionId, e.at])).toEqual([
+        ['sanction.created', 'd-1', 5_000],
+        ['sanction.created', 'd-2', 6_000],
+        ['sanction.lifted', 'd-1', 7_000],
+        ['sanction.lifted', 'd-2', 8_000],
+      ]);
+      expect(all[0]).toMatchObject({ userId: 'u1', caseId: c1.id, expiresAt: 10_000 });
+      all.slice(1).forEach((e, i) => expect(e.seq).toBeGreaterThan(all[i]!.seq));
+
+      const paged = [];
+      for (let after = 0; ; ) {
+        const page = await store().sanctionFeed(after, 3);
+        if (page.length === 0) break;
+        paged.push(...page);
+        after = page.at(-1)!.seq;
+      }
+      expect(paged).toEqual(all);
+      expect(await store().sanctionFeed(all.at(-1)!.seq, 10)).toEqual([]);
+      expect((await store().sanctionEventsOf('d-1')).map((e) => e.type)).toEqual(['sanction.created', 'sanction.lifted']);
+    });
+  });
+
+  describe('the effects outbox', () => {
+    it('a decision records its effects with it; each is pending until completed, once', async () => {
+      const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
+      const opened = (await store().getCase(saved!.caseId))!;
+      await store().transitionCase(step(opened, 'claimed', 'd-claim', { effects: [effect('d-claim:guard'), effect('d-claim:notify', 'notify')] }, 2_000));
+
+      const pending = await store().pendingEffectsOf('d-claim');
+      expect(pending).toEqual([
+        { id: 'd-claim:guard', sourceId: 'd-claim', kind: 'guard', payload: { id: 'd-claim:guard' }, createdAt: 2_000, doneAt: null },
+        { id: 'd-claim:notify', sourceId: 'd-claim', kind: 'notify', payload: { id: 'd-claim:notify' }, createdAt: 2_000, doneAt: null },
+      ]);
+      expect(await store().pendingEffects(1_999, 10)).toEqual([]);
+      expect((await store().pendingEffects(2_000, 10)).map((e) => e.id)).toEqual(['d-claim:guard', 'd-claim:notify']);
+
+      await store().completeEffect('d-claim:guard', 3_000);
+      await store().completeEffect('d-claim:guard', 4_000);
+      expect((await store().pendingEffectsOf('d-claim')).map((e) => e.id)).toEqual(['d-claim:notify']);
+      expect((await store().pendingEffects(9_000, 10)).map((e) => e.id)).toEqual(['d-claim:notify']);
+    });
+
+    it('a refused compare-and-set records no effect and no sanction', async () => {
+      const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
+      const opened = (await store().getCase(saved!.caseId))!;
+      const stale = { ...opened, version: opened.version + 5 };
+      expect(await store().transitionCase(step(stale, 'approved', 'd-stale', { ban: 'set', effects: [effect('d-stale:guard')] }))).toBeNull();
+      expect(await store().pendingEffectsOf('d-stale')).toEqual([]);
+      expect(await store().sanctionsOfUser('u1')).toEqual([]);
+      expect(await store().sanctionFeed(0, 10)).toEqual([]);
+    });
+  });
+}
+
+/** Two handles on the same data: changes committing while a reader pages the feed. */
+export function describeSharedSanctionsContract(open: () => Promise<[Store, Store]>): void {
+  it('a reader paging the feed while two writers approve sees every change exactly once, in seq order', async () => {
+    const [a, b] = await open();
+    try {
+      const writer = async (s: Store, who: string) => {
+        for (let i = 0; i < 15; i++) {
+          const userId = `${who}-${i}`;
+          const [saved] = await s.saveReports([report(`r-${userId}`, userId, 1_000 + i)]);
+          const opened = (await s.getCase(saved!.caseId))!;
+          await s.transitionCase(step(opened, 'approved', `d-${userId}`, { ban: 'set' }, 2_000 + i));
+        }
+      };
+      const seen: number[] = [];
+      let done = false;
+      const reader = (async () => {
+        let after = 0;
+        for (;;) {
+          const finished = done;
+          const page = await b.sanctionFeed(after, 4);
+          seen.push(...page.map((e) => e.seq));
+          if (page.length > 0) after = page.at(-1)!.seq;
+          else if (finished) return;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      await Promise.all([writer(a, 'a'), writer(b, 'b')]);
+      done = true;
+      await reader;
+      const all = (await a.sanctionFeed(0, 1000)).map((e) => e.seq);
+      expect(all).toHaveLength(30);
+      expect(seen).toEqual(all);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+}

@@ -1,0 +1,148 @@
+import type Database from 'better-sqlite3';
+import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionState } from '../records.js';
+
+interface SanctionRow {
+  id: string;
+  user_id: string;
+  case_id: string;
+  kind: 'ban';
+  reason: string | null;
+  moderator_id: string;
+  created_at: number;
+  expires_at: number | null;
+  state: SanctionState;
+  lifted_at: number | null;
+  lifted_by: string | null;
+  lift_reason: string | null;
+}
+const toSanction = (r: SanctionRow): SanctionRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  caseId: r.case_id,
+  kind: r.kind,
+  reason: r.reason,
+  moderatorId: r.moderator_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  state: r.state,
+  liftedAt: r.lifted_at,
+  liftedBy: r.lifted_by,
+  liftReason: r.lift_reason,
+});
+
+interface FeedRow {
+  seq: number;
+  type: SanctionEventType;
+  sanction_id: string;
+  user_id: string;
+  case_id: string;
+  expires_at: number | null;
+  at: number;
+}
+const toFeedEvent = (r: FeedRow): SanctionEvent => ({
+  seq: r.seq,
+  type: r.type,
+  sanctionId: r.sanction_id,
+  userId: r.user_id,
+  caseId: r.case_id,
+  expiresAt: r.expires_at,
+  at: r.at,
+});
+
+interface EffectRow {
+  id: string;
+  source_id: string;
+  kind: string;
+  payload: string;
+  created_at: number;
+  done_at: number | null;
+}
+const toEffect = (r: EffectRow): EffectRecord => ({
+  id: r.id,
+  sourceId: r.source_id,
+  kind: r.kind,
+  payload: JSON.parse(r.payload) as unknown,
+  createdAt: r.created_at,
+  doneAt: r.done_at,
+});
+
+/**
+ * Sanctions, their feed and the effects outbox on SQLite. The write helpers run inside the
+ * caller's transaction (a decision's, or a lift's / expiry's own), so the change, its feed event
+ * and its effects commit together. SQLite has one writer at a time, so the feed's autoincrement
+ * seq is assigned in commit order.
+ */
+export function sqliteSanctions(db: Database.Database) {
+  const q = {
+    insert: db.prepare(
+      `INSERT INTO sanctions (id, user_id, case_id, kind, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
+       VALUES (?, ?, ?, 'ban', ?, ?, ?, ?, 'active', NULL, NULL, NULL)`,
+    ),
+    get: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE id = ?`),
+    activeOfCase: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE case_id = ? AND state = 'active'`),
+    ofUser: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
+    end: db.prepare(`UPDATE sanctions SET state = ?, lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE id = ? AND state = 'active'`),
+    due: db.prepare<[number, number], SanctionRow>(
+      `SELECT * FROM sanctions WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
+    ),
+    bannedUsers: db.prepare<[], string>(`SELECT DISTINCT user_id FROM sanctions WHERE state = 'active' ORDER BY user_id`).pluck(),
+    isBanned: db.prepare<[string], number>(`SELECT 1 FROM sanctions WHERE user_id = ? AND state = 'active' LIMIT 1`).pluck(),
+    insertEvent: db.prepare(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, expires_at, at) VALUES (?, ?, ?, ?, ?, ?)`),
+    feed: db.prepare<[number, number], FeedRow>(`SELECT * FROM sanction_events WHERE seq > ? ORDER BY seq LIMIT ?`),
+    eventsOf: db.prepare<[string], FeedRow>(`SELECT * FROM sanction_events WHERE sanction_id = ? ORDER BY seq`),
+    insertEffect: db.prepare(
+      `INSERT INTO effects (id, source_id, kind, payload, created_at, done_at) VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (id) DO NOTHING`,
+    ),
+    pendingOf: db.prepare<[string], EffectRow>(`SELECT * FROM effects WHERE source_id = ? AND done_at IS NULL ORDER BY created_at, rowid`),
+    pending: db.prepare<[number, number], EffectRow>(`SELECT * FROM effects WHERE done_at IS NULL AND created_at <= ? ORDER BY created_at, id LIMIT ?`),
+    complete: db.prepare(`UPDATE effects SET done_at = ? WHERE id = ? AND done_at IS NULL`),
+  };
+
+  const event = (type: SanctionEventType, s: SanctionRecord, at: number) => q.insertEvent.run(type, s.id, s.userId, s.caseId, s.expiresAt, at);
+  const recordEffects = (sourceId: string, effects: NewEffect[] | undefined, at: number) => {
+    for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), at);
+  };
+
+  /** In a transaction: ends an active sanction (lifted or expired) with its feed event and effects. */
+  const endNow = (state: 'lifted' | 'expired', end: SanctionEnd): SanctionRecord | null => {
+    const before = q.get.get(end.sanctionId);
+    if (!before || before.state !== 'active') return null;
+    if (state === 'expired' && (before.expires_at === null || before.expires_at > end.at)) return null;
+    const lifted = state === 'lifted';
+    q.end.run(state, lifted ? end.at : null, lifted ? (end.moderatorId ?? null) : null, lifted ? (end.reason ?? null) : null, end.sanctionId);
+    const after = toSanction(q.get.get(end.sanctionId)!);
+    event(lifted ? 'sanction.lifted' : 'sanction.expired', after, end.at);
+    recordEffects(end.sourceId, end.effects, end.at);
+    return after;
+  };
+  const endTx = db.transaction(endNow);
+
+  return {
+    /** In the decision's transaction: the approval's sanction and its feed event. */
+    create(s: { id: string; userId: string; caseId: string; reason: string | null; moderatorId: string; at: number; expiresAt: number | null }): void {
+      q.insert.run(s.id, s.userId, s.caseId, s.reason, s.moderatorId, s.at, s.expiresAt);
+      event('sanction.created', toSanction(q.get.get(s.id)!), s.at);
+    },
+    /** In the decision's transaction: the undo of an approval lifts that case's sanction only. */
+    liftOfCase(caseId: string, moderatorId: string, at: number): void {
+      const active = q.activeOfCase.get(caseId);
+      if (active) endNow('lifted', { sanctionId: active.id, at, moderatorId, reason: null, sourceId: active.id, effects: [] });
+    },
+    recordEffects,
+    isBanned: (userId: string) => q.isBanned.get(userId) !== undefined,
+    sanctionsOfUser: (userId: string) => q.ofUser.all(userId).map(toSanction),
+    getSanction: (id: string) => {
+      const row = q.get.get(id);
+      return row ? toSanction(row) : null;
+    },
+    liftSanction: (end: SanctionEnd) => endTx.immediate('lifted', end),
+    expireSanction: (end: SanctionEnd) => endTx.immediate('expired', end),
+    dueSanctions: (at: number, limit: number) => q.due.all(at, limit).map(toSanction),
+    bannedUserIds: () => q.bannedUsers.all(),
+    sanctionFeed: (after: number, limit: number) => q.feed.all(after, limit).map(toFeedEvent),
+    sanctionEventsOf: (sanctionId: string) => q.eventsOf.all(sanctionId).map(toFeedEvent),
+    pendingEffectsOf: (sourceId: string) => q.pendingOf.all(sourceId).map(toEffect),
+    pendingEffects: (createdBefore: number, limit: number) => q.pending.all(createdBefore, limit).map(toEffect),
+    completeEffect: (id: string, at: number) => void q.complete.run(at, id),
+  };
+}
