@@ -1,4 +1,4 @@
-import type { NotificationJob } from '@rm/contracts';
+import type { DecisionJob, NotificationJob } from '@rm/contracts';
 import type { ChatPlatform, DecisionWebhook } from '@rm/platforms';
 import type { CaseSyncMarks } from '@rm/delivery';
 import type { Store } from '@rm/storage';
@@ -16,6 +16,6 @@ export interface NotificationDeps {
   /** Runs `fn` holding the case's message lock: one writer per case message at a time. */
   lockCase: <T>(caseId: string, fn: () => Promise<T>) => Promise<T>;
   settings: { reportChannel: string; hideUsername: boolean };
-  /** The triage policy, and where escalations are posted. */
-  triage: { policy: TriagePolicy; escalationChannel: string };
+  /** The triage policy, where escalations are posted, and how a rule's sanction is handed to the moderation worker. */
+  triage: { policy: TriagePolicy; escalationChannel: string; decide: (job: DecisionJob) => Promise<void> };
 }

@@ -42,7 +42,8 @@ describe('the triage policy', () => {
     const rule = { id: 'r1', category: 'cheating', minReporters: 2, minCredibility: 0.5, window: 'PT1H', action: { type: 'escalate', boost: 10 } };
     expect(bad({ rules: [rule, rule] })).toThrow(/^rules\.1\.id: duplicate rule id r1$/);
     expect(bad({ rules: [{ ...rule, category: 'unknown' }] })).toThrow(/^rules\.0\.category: names no category/);
-    expect(bad({ rules: [{ ...rule, action: { type: 'sanction', duration: 'P1D' } }] })).toThrow(/^rules\.0\.action\.type: sanction is not available/);
+    expect(bad({ rules: [{ ...rule, action: { type: 'sanction', duration: 'P1M' } }] })).toThrow(/^rules\.0\.action\.duration: must be a positive ISO 8601 duration/);
+    expect(bad({ rules: [{ ...rule, action: { type: 'mute' } }] })).toThrow(/^rules\.0\.action/);
     expect(() => loadPolicy(file('broken.json', '{'))).toThrow(/is not valid JSON/);
     expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read/);
   });

@@ -70,10 +70,6 @@ export const TriagePolicy = z
       if (seen.has(rule.id)) ctx.addIssue({ code: 'custom', path: ['rules', i, 'id'], message: `duplicate rule id ${rule.id}` });
       seen.add(rule.id);
       if (!(rule.category in p.categories)) ctx.addIssue({ code: 'custom', path: ['rules', i, 'category'], message: `names no category of \`categories\`` });
-      if (rule.action.type === 'sanction') {
-        // Automatic bans need bans with a duration (the sanctions work); until then the policy says so rather than doing nothing.
-        ctx.addIssue({ code: 'custom', path: ['rules', i, 'action', 'type'], message: 'sanction is not available in this build (temporary bans are not supported yet); use escalate' });
-      }
     });
   });
 export type TriagePolicy = z.infer<typeof TriagePolicy>;
