@@ -7,8 +7,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { QUEUES, type IntakeJob, type IntakeReport } from '@rm/contracts';
 import { embeddedDirectory } from '@rm/platforms';
 import { ReportGuard, stamped, type Stamped } from '@rm/report-guard';
-import { createLogger, createNotifier, openQueue, type Notifier } from '@rm/runtime';
+import { createNotifier, type Notifier } from '@rm/delivery';
+import { createDeadlines, createLogger, openQueue, queuePolicy, type Deadlines } from '@rm/runtime';
 import { openSqliteStore, type Store } from '@rm/storage';
+import { slaStarter } from './start-sla.js';
 import { storeReports, type IntakeDeps } from './store-report.js';
 
 /**
@@ -21,6 +23,7 @@ let prefix: string;
 let store: Store;
 let guard: ReportGuard;
 let notifier: Notifier;
+let deadlines: Deadlines;
 let deps: IntakeDeps;
 
 beforeAll(() => {
@@ -36,16 +39,19 @@ beforeEach(async () => {
   await store.addUser({ id: 'u1', name: 'griefer', displayName: 'The Griefer', avatar: null });
   guard = new ReportGuard(redis, prefix);
   notifier = createNotifier(redis, prefix, { NOTIFY_ATTEMPTS: 1, NOTIFY_BACKOFF_MS: 1000 });
+  deadlines = createDeadlines(redis, prefix);
   deps = {
     saveReport: async (report) => (await store.saveReports([report]))[0]!,
     directory: embeddedDirectory(store),
     guard,
     notify: notifier.notify,
+    startSla: slaStarter(deadlines, queuePolicy({ CLAIM_TTL: 60_000, SLA: 60_000, SLA_BY_CATEGORY: new Map() })),
     log: createLogger('intake-test', 'silent'),
   };
 });
 afterEach(async () => {
   await notifier.close();
+  await deadlines.close();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -781,7 +781,9 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
     }
   };
 
-  describe(`${name} store: two handles on the same data`, () => {
+  // Each handle may live in a process of its own (SQLite): starting them and racing many rounds
+  // takes seconds on a loaded machine.
+  describe(`${name} store: two handles on the same data`, { timeout: 60_000 }, () => {
     describeSharedSanctionsContract(openPair);
 
     it('saving reports about the same new user from both opens exactly one case', () =>
