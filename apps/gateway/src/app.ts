@@ -11,6 +11,7 @@ import { handleError, installErrorHandling } from './http/error-handler.js';
 import { installRequestMetrics } from './http/observability.js';
 import { installOpenApi } from './http/openapi.js';
 import { installQueueDashboard } from './http/queue-dashboard.js';
+import { casesRoutes } from './routes/cases.routes.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
@@ -61,6 +62,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(decisionsRoutes(deps));
       await v1.register(statsRoutes(deps));
       await v1.register(sanctionsRoutes(deps));
+      await v1.register(casesRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
+import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env } from '@rm/runtime';
 
 export const gatewayConfig = commonConfig.extend({
@@ -15,5 +16,7 @@ export const gatewayConfig = commonConfig.extend({
   HTTP_REQUEST_TIMEOUT_MS: env.positiveInt(30_000),
   /** Serve Bull Board at /admin/queues (admin API keys only). Off by default. */
   QUEUE_DASHBOARD: env.bool(false),
+  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  ...triageConfigShape,
 });
 export type GatewayConfig = z.infer<typeof gatewayConfig>;

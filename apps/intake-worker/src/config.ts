@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
+import { triageConfigShape } from '@rm/triage';
 import { notifyPolicyShape } from '@rm/delivery';
 import { commonConfig, env, queuePolicyShape, workerConfigShape } from '@rm/runtime';
 
@@ -15,5 +16,7 @@ export const intakeConfig = commonConfig.extend({
   ...queuePolicyShape,
   /** Longest wait between two attempts of an intake job; it is retried until its reports are stored. */
   INTAKE_RETRY_MAX_MS: env.positiveInt(60_000),
+  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  ...triageConfigShape,
 });
 export type IntakeConfig = z.infer<typeof intakeConfig>;

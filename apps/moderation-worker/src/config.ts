@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatConfigShape } from '@rm/platforms';
+import { triageConfigShape } from '@rm/triage';
 import { notifyPolicyShape } from '@rm/delivery';
 import { commonConfig, env, queuePolicyShape, workerConfigShape } from '@rm/runtime';
 
@@ -19,5 +20,7 @@ export const moderationConfig = commonConfig.extend({
   ESCALATION_CHANNEL_ID: env.string('escalations'),
   /** Deadline jobs (claim expiry, SLA check) processed at once by this process. */
   DEADLINE_CONCURRENCY: env.positiveInt(5),
+  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  ...triageConfigShape,
 });
 export type ModerationConfig = z.infer<typeof moderationConfig>;

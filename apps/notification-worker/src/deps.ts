@@ -1,7 +1,8 @@
-import type { NotificationJob } from '@rm/contracts';
+import type { DecisionJob, NotificationJob } from '@rm/contracts';
 import type { ChatPlatform, DecisionWebhook } from '@rm/platforms';
 import type { CaseSyncMarks } from '@rm/delivery';
 import type { Store } from '@rm/storage';
+import type { TriagePolicy } from '@rm/triage';
 
 /** Everything the notification use cases talk to, built by main.ts. */
 export interface NotificationDeps {
@@ -15,4 +16,6 @@ export interface NotificationDeps {
   /** Runs `fn` holding the case's message lock: one writer per case message at a time. */
   lockCase: <T>(caseId: string, fn: () => Promise<T>) => Promise<T>;
   settings: { reportChannel: string; hideUsername: boolean };
+  /** The triage policy, where escalations are posted, and how a rule's sanction is handed to the moderation worker. */
+  triage: { policy: TriagePolicy; escalationChannel: string; decide: (job: DecisionJob) => Promise<void> };
 }

@@ -1,7 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
 import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
 import { CaseSyncMarks, createNotifier, DeadLetters } from '@rm/delivery';
-import { createLogger, loadConfig, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
+import { QUEUES, jobIdFor } from '@rm/contracts';
+import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { notificationConfig } from './config.js';
 import { notificationHandlers } from './handlers.js';
@@ -17,6 +18,10 @@ runMain('notification-worker', async () => {
   ]);
   const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
   const deadLetters = new DeadLetters(redis, config.QUEUE_PREFIX);
+  // Automatic sanctions of the triage rules are decisions: the moderation worker applies them.
+  const decisionsQueue = openQueue('decisions', redis, config.QUEUE_PREFIX, {
+    defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
+  });
   // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.
   const lock = { ttlMs: 15 * config.PLATFORM_TIMEOUT_MS, waitMs: 3 * config.PLATFORM_TIMEOUT_MS };
   const handle = notificationHandlers({
@@ -27,6 +32,13 @@ runMain('notification-worker', async () => {
     syncMarks: new CaseSyncMarks(redis, config.QUEUE_PREFIX),
     lockCase: (caseId, fn) => withLock(redis, `${config.QUEUE_PREFIX}:lock:case-message:${caseId}`, lock, fn),
     settings: { reportChannel: config.REPORT_CHANNEL_ID, hideUsername: config.HIDE_USERNAME },
+    triage: {
+      policy: config.TRIAGE_POLICY,
+      escalationChannel: config.ESCALATION_CHANNEL_ID,
+      decide: async (job) => {
+        await decisionsQueue.add(QUEUES.decisions.name, job, { jobId: jobIdFor.decisions(job.decisionId) });
+      },
+    },
   });
 
   consume(
@@ -45,7 +57,7 @@ runMain('notification-worker', async () => {
     {
       concurrency: config.NOTIFY_CONCURRENCY,
       onFailedForGood: (job, err) => deadLetters.bury(job, err),
-      closers: [() => notifier.close(), () => deadLetters.close()],
+      closers: [() => notifier.close(), () => deadLetters.close(), () => decisionsQueue.close()],
     },
   );
   log.info({ concurrency: config.NOTIFY_CONCURRENCY, chat: config.CHAT_API_URL ? 'http' : 'embedded', webhook: Boolean(config.DECISION_WEBHOOK_URL) }, 'notification worker running');

@@ -1,7 +1,8 @@
 import { caseMessageText, loadCaseView, MessageNotFoundError } from '@rm/platforms';
 import type { NotificationDeps } from './deps.js';
+import { triageCase } from './triage-case.js';
 
-type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'lockCase' | 'syncMarks' | 'settings'>;
+type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'lockCase' | 'syncMarks' | 'settings' | 'triage'>;
 
 /**
  * Brings the case's chat message in line with the case as stored now: posts it when the case has
@@ -13,6 +14,8 @@ export async function syncCaseMessage(deps: Deps, caseId: string): Promise<{ mes
   return deps.lockCase(caseId, async () => {
     // From here on, a newly stored report is not covered by this sync: it must queue its own.
     await deps.syncMarks.clear(caseId);
+    // Every report stored and every decision comes through here: the triage is kept current, and the message shows its flags.
+    await triageCase(deps, caseId);
     const view = await loadCaseView(deps.store, caseId);
     if (!view) throw new Error(`case ${caseId} not found`);
     const content = caseMessageText(view, deps.settings.hideUsername);

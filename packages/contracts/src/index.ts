@@ -11,3 +11,4 @@ export * from './stats.js';
 export * from './error-responses.js';
 export * from './sanctions.js';
 export * from './sanction-jobs.js';
+export * from './cases.js';

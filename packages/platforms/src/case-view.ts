@@ -10,11 +10,13 @@ export interface CaseView {
   /** Username of the moderator who holds or decided the case. */
   moderatorName: string | null;
   reportIds: string[];
+  /** The case's triage flags (`suspected_brigade`, `escalated`); none before it is triaged. */
+  flags?: string[];
 }
 
 /** null when no such case exists. */
 export async function loadCaseView(store: Store, caseId: string): Promise<CaseView | null> {
-  const [c, reportIds] = await Promise.all([store.getCase(caseId), store.caseReportIds(caseId)]);
+  const [c, reportIds, triage] = await Promise.all([store.getCase(caseId), store.caseReportIds(caseId), store.getCaseTriage(caseId)]);
   if (!c) return null;
   const [first, moderator] = await Promise.all([
     reportIds[0] ? store.getReport(reportIds[0]) : null,
@@ -27,5 +29,6 @@ export async function loadCaseView(store: Store, caseId: string): Promise<CaseVi
     state: c.state,
     moderatorName: c.claimedBy ? (moderator?.username ?? c.claimedBy) : null,
     reportIds,
+    flags: triage?.flags ?? [],
   };
 }

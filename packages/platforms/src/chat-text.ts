@@ -18,7 +18,17 @@ function status(v: CaseView): string {
 /** The case message in the report channel; `headline` marks a re-post ("Case reopened"). */
 export function caseMessageText(v: CaseView, hideUsername: boolean, headline = 'Case'): string {
   const who = hideUsername ? `user ${v.userId}` : `${v.userName} (${v.userId})`;
-  return [`${headline}: ${v.reportIds.length} report(s) about ${who}`, `Status: ${status(v)}`, `Reports: ${v.reportIds.join(', ')}`].join('\n');
+  return [`${headline}: ${v.reportIds.length} report(s) about ${who}`, `Status: ${status(v)}`, ...flagLines(v.flags ?? []), `Reports: ${v.reportIds.join(', ')}`].join('\n');
+}
+
+/** What the triage flags mean for the moderator reading the message (docs/triage.md). */
+function flagLines(flags: string[]): string[] {
+  const lines: string[] = [];
+  if (flags.includes('suspected_brigade')) {
+    lines.push('Warning: suspected brigade (a burst of reports from new or low-credibility reporters); automatic rules will not act on it, a moderator still can');
+  }
+  if (flags.includes('escalated')) lines.push('Escalated by an automatic triage rule');
+  return lines;
 }
 
 /** What the previous message of a case says once an undo has re-posted the case. */

@@ -54,6 +54,13 @@ describe('chat text', () => {
     expect(text).not.toContain('griefer');
   });
 
+  it('says when the case is a suspected brigade or was escalated, and nothing when not flagged', () => {
+    const text = caseMessageText({ ...view, flags: ['escalated', 'suspected_brigade'] }, false);
+    expect(text).toMatch(/\nWarning: suspected brigade .*automatic rules will not act on it/);
+    expect(text).toContain('\nEscalated by an automatic triage rule\n');
+    expect(caseMessageText({ ...view, flags: [] }, false)).toBe(caseMessageText(view, false));
+  });
+
   it('DMs the reason when there is one', () => {
     expect(dismissalDmText('no evidence')).toBe('Your report was reviewed and dismissed: no evidence');
     expect(dismissalDmText(undefined)).toBe('Your report was reviewed and dismissed.');

@@ -229,3 +229,44 @@ export interface SanctionEnd {
   sourceId: string;
   effects: NewEffect[];
 }
+
+/** How a reporter's reports ended: cases approved and dismissed with one of their reports in it. */
+export interface ReporterStats extends ReporterRecord {
+  approved: number;
+  dismissed: number;
+}
+
+/** A case's triage as last computed (packages/triage): kept per case, read by the case API. */
+export interface CaseTriageRecord {
+  caseId: string;
+  /** Without the age term, which is added at read time. */
+  priority: number;
+  reportCount: number;
+  distinctReporters: number;
+  categories: string[];
+  /** e.g. `suspected_brigade`, `escalated`. */
+  flags: string[];
+  /** Ids of the automatic rules that acted on the case (each acts once per case). */
+  firedRules: string[];
+  lastReportAt: number;
+  updatedAt: number;
+}
+
+export type CaseSort = 'priority' | 'oldest' | 'newest';
+
+/** What GET /v1/cases asks the store for. */
+export interface CaseQuery {
+  states: CaseState[];
+  category?: string | undefined;
+  flag?: string | undefined;
+  sort: CaseSort;
+  /** For sort=priority: the priority an open case gains per hour since it opened, as of `now`. */
+  agePerHour: number;
+  now: number;
+  page: Page;
+}
+
+export interface TriagedCase {
+  case: CaseRecord;
+  triage: CaseTriageRecord;
+}

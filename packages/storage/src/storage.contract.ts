@@ -12,6 +12,7 @@ import type {
 import type { Store } from './store.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
+import { describeTriageContract } from './triage.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -96,6 +97,7 @@ function move(
 }
 
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describeTriageContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

@@ -2,7 +2,9 @@ import type {
   ApiKeyRecord,
   CaseEvent,
   CaseMessageRecord,
+  CaseQuery,
   CaseRecord,
+  CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
   EffectRecord,
@@ -11,11 +13,13 @@ import type {
   Page,
   ReportRecord,
   ReporterRecord,
+  ReporterStats,
   SavedReport,
   SanctionEnd,
   SanctionEvent,
   SanctionRecord,
   Transition,
+  TriagedCase,
   UserRecord,
 } from './records.js';
 import type { CaseTimeline, OpenCaseSummary, SlaBreach } from './records.js';
@@ -127,6 +131,22 @@ export interface Store {
   pendingEffects(createdBefore: number, limit: number): Promise<EffectRecord[]>;
   /** Marks an effect done; idempotent. */
   completeEffect(id: string, at: number): Promise<void>;
+  // Triage (docs/triage.md). transitionCase also keeps ReporterStats: a transition into approved
+  // or dismissed counts the case's reporters, the undo of one uncounts them, in its transaction.
+  /** The case's reports, oldest first. */
+  caseReports(caseId: string): Promise<ReportRecord[]>;
+  /** Stats of the reporters asked for that have any; a reporter never decided on is left out. */
+  reporterStats(reporters: ReporterRecord[]): Promise<ReporterStats[]>;
+  getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
+  /** Inserts or replaces the case's triage. */
+  setCaseTriage(triage: CaseTriageRecord): Promise<void>;
+  /** Triaged cases matching the query, sorted and paged; `total` counts every match. */
+  listCases(query: CaseQuery): Promise<{ total: number; cases: TriagedCase[] }>;
+  /**
+   * Every stored report, a page at a time in the store's own order (not time order), for replays.
+   * Pass the returned cursor to get the next page; null when there is no more.
+   */
+  scanReports(cursor: string | null, limit: number): Promise<{ reports: ReportRecord[]; cursor: string | null }>;
 
   close(): Promise<void>;
 }

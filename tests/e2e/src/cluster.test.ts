@@ -107,4 +107,17 @@ describe('on a Redis Cluster', () => {
     expect(out.stdout).toMatch(/intake/);
     expect(out.stdout).toMatch(/decisions/);
   });
+
+  it('triage: the case queue lists the cases by priority, and a decision counts the reporters’ credibility', async () => {
+    const userId = users[2]!;
+    await sys.waitFor(async () => (await sys.get('/v1/cases?limit=100', admin.auth)).body.cases?.some((c: { userId: string; reportCount: number }) => c.userId === userId && c.reportCount === 2), 15_000, 'case triaged');
+    const listed = (await sys.get('/v1/cases?limit=100', admin.auth)).body;
+    expect(listed.count).toBeGreaterThanOrEqual(users.length - 2);
+    const c = listed.cases.find((x: { userId: string }) => x.userId === userId);
+    const ids = (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.reports.map((r: { repid: string }) => r.repid);
+    expect((await sys.post(`/v1/reports/${ids[0]}/approve`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
+    const detail = (await sys.get(`/v1/cases/${c.caseId}`, admin.auth)).body.case;
+    expect(detail.state).toBe('approved');
+    expect(detail.reports.map((r: { reporter: { approved: number } }) => r.reporter.approved)).toEqual([1, 1]);
+  });
 });

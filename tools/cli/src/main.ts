@@ -9,6 +9,7 @@ import { notificationsCommand } from './commands/notifications.js';
 import { moderatorCommand } from './commands/moderator.js';
 import { queuesCommand } from './commands/queues.js';
 import { sanctionsCommand } from './commands/sanctions.js';
+import { rulesCommand } from './commands/rules.js';
 import { userCommand } from './commands/user.js';
 import { CliContext, CliError } from './context.js';
 
@@ -28,7 +29,8 @@ const program = new Command('rm')
   .addCommand(jobsCommand(ctx))
   .addCommand(queuesCommand(ctx))
   .addCommand(deadlinesCommand(ctx))
-  .addCommand(sanctionsCommand(ctx));
+  .addCommand(sanctionsCommand(ctx))
+  .addCommand(rulesCommand(ctx));
 
 let code = 0;
 try {

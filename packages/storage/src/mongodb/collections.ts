@@ -6,6 +6,7 @@ import type {
   CaseMessageDoc,
   CounterDoc,
   DeliveryDoc,
+  ReporterStatsDoc,
   EventDoc,
   MessageDoc,
   ModeratorDoc,
@@ -32,6 +33,7 @@ export const COLLECTION_NAMES = {
   sanctions: 'sanctions',
   sanctionEvents: 'sanction_events',
   effects: 'effects',
+  reporterStats: 'reporter_stats',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -51,6 +53,7 @@ export interface Collections {
   sanctions: Collection<SanctionDoc>;
   sanctionEvents: Collection<SanctionEventDoc>;
   effects: Collection<EffectDoc>;
+  reporterStats: Collection<ReporterStatsDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -71,5 +74,6 @@ export function collectionsOf(db: Db): Collections {
     sanctions: db.collection<SanctionDoc>(n.sanctions),
     sanctionEvents: db.collection<SanctionEventDoc>(n.sanctionEvents),
     effects: db.collection<EffectDoc>(n.effects),
+    reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
   };
 }

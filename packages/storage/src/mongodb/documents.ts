@@ -4,6 +4,7 @@ import type {
   CaseMessageRecord,
   CaseRecord,
   CaseState,
+  CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
   ModeratorRecord,
@@ -67,6 +68,8 @@ export type CaseDoc = Omit<CaseRecord, 'id'> & {
    * save and a decision on the case conflict and serialize (see save-reports.ts).
    */
   reportCount?: number;
+  /** The case's triage as last computed; absent until then. */
+  triage?: Omit<CaseTriageRecord, 'caseId'>;
 };
 export const toCase = (d: CaseDoc): CaseRecord => ({
   id: d._id,
@@ -193,4 +196,12 @@ export interface SlaBreachDoc {
   openingId: string;
   category: string;
   at: number;
+}
+
+/** A reporter's decided cases; unique on {platform, reporterId}. */
+export interface ReporterStatsDoc {
+  platform: string;
+  reporterId: string;
+  approved: number;
+  dismissed: number;
 }

@@ -24,6 +24,7 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { decisionId: 1 }, name: 'case_events_by_decision', unique: true },
     { key: { caseId: 1, seq: 1 }, name: 'case_events_by_case' },
   ]);
+  await c.reporterStats.createIndexes([{ key: { platform: 1, reporterId: 1 }, name: 'reporter_stats_by_reporter', unique: true }]);
   await c.messages.createIndexes([
     { key: { dedupeKey: 1 }, name: 'messages_by_dedupe_key', unique: true },
     { key: { createdAt: -1, seq: -1 }, name: 'messages_newest_first' },

@@ -12,6 +12,7 @@ import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
+import { triageMethods } from './triage.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -126,6 +127,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...messageMethods(c),
     ...mongoQueueHealth(client, c),
     ...sanctionMethods(client, c),
+    ...triageMethods(c),
     close() {
       closing ??= client.close();
       return closing;

@@ -5,6 +5,7 @@ import type { Collections } from './collections.js';
 import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { createSanction, liftSanctionOfCase, recordEffects } from './sanctions.js';
+import { countDecision } from './triage.js';
 
 /**
  * Snapshot reads and majority writes: a committed decision survives a failover, and the
@@ -79,5 +80,6 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
     await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
   }
   await recordEffects(c, session, t.event.decisionId, t.effects, t.event.at);
+  await countDecision(c, t, session);
   return toCase(updated);
 }

@@ -179,4 +179,31 @@ export const MIGRATIONS: string[] = [
     SELECT 'sanction.created', id, user_id, case_id, NULL, created_at FROM sanctions ORDER BY created_at, id;
   DROP TABLE bans;
   `,
+  // 7 (triage): each reporter's approved and dismissed cases, counted from the cases already
+  // decided; each case's triage (priority without its age term, categories, flags, fired rules).
+  `
+  CREATE TABLE reporter_stats (
+    platform TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    approved INTEGER NOT NULL,
+    dismissed INTEGER NOT NULL,
+    PRIMARY KEY (platform, reporter_id)
+  );
+  INSERT INTO reporter_stats (platform, reporter_id, approved, dismissed)
+    SELECT reporter_platform, reporter_id, SUM(state = 'approved'), SUM(state = 'dismissed')
+    FROM (SELECT DISTINCT r.reporter_platform, r.reporter_id, r.case_id, c.state
+          FROM reports r JOIN cases c ON c.id = r.case_id WHERE c.state IN ('approved', 'dismissed'))
+    GROUP BY reporter_platform, reporter_id;
+  CREATE TABLE case_triage (
+    case_id TEXT PRIMARY KEY REFERENCES cases(id),
+    priority REAL NOT NULL,
+    report_count INTEGER NOT NULL,
+    distinct_reporters INTEGER NOT NULL,
+    categories TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    fired_rules TEXT NOT NULL,
+    last_report_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
 ];

@@ -42,6 +42,7 @@ import {
 import { sqliteSanctions } from './sanctions.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
+import { sqliteTriage } from './triage.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -156,6 +157,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   };
 
   const sanctions = sqliteSanctions(db);
+  const triage = sqliteTriage(db);
 
   const insertOrDuplicate = (what: string, id: string, run: () => void) => {
     try {
@@ -228,6 +230,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     }
     if (t.ban === 'lift') sanctions.liftOfCase(t.caseId, t.event.moderatorId, t.event.at);
     sanctions.recordEffects(t.event.decisionId, t.effects, t.event.at);
+    triage.countDecision(t);
     return toCase(q.getCase.get(t.caseId)!);
   });
 
@@ -381,6 +384,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     async completeEffect(id, at) {
       sanctions.completeEffect(id, at);
     },
+    ...triage.methods,
     async close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,51 @@
+import { AppError, type CaseResponse } from '@rm/contracts';
+import type { CaseTriageRecord, Store } from '@rm/storage';
+import { assessCase, caseReportsWithCredibility, categoryOf, reporterKey, type TriagePolicy } from '@rm/triage';
+import { caseSummary, moderatorNames } from './case-views.js';
+import { toView } from './sanction-status.js';
+
+/**
+ * One case in full: its reports (answers, evidence, the reporter with their credibility), its
+ * decisions oldest first, and the player's sanctions. A case not triaged yet (its first report was
+ * stored a moment ago) is assessed here, without acting on any rule.
+ */
+export async function getCase(store: Store, policy: TriagePolicy, caseId: string, now = Date.now()): Promise<CaseResponse> {
+  const c = await store.getCase(caseId);
+  if (!c) throw new AppError('NOT_FOUND', `Case ${caseId} not found`);
+  const [{ reports, credibility }, stored, history, sanctions] = await Promise.all([
+    caseReportsWithCredibility(store, caseId),
+    store.getCaseTriage(caseId),
+    store.caseHistory(caseId),
+    store.sanctionsOfUser(c.userId),
+  ]);
+  const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
+  const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId), ...sanctions.map((x) => x.moderatorId)]);
+  return {
+    success: true,
+    case: {
+      ...caseSummary(policy, c, triage, moderators, now),
+      reports: reports.map((r) => {
+        const reporter = credibility.get(reporterKey({ platform: r.reporterPlatform, id: r.reporterId }))!;
+        return {
+          id: r.id,
+          receivedAt: r.receivedAt,
+          reportType: r.reportType,
+          category: categoryOf(policy, r),
+          answers: r.answers,
+          evidence: r.evidence,
+          reporter: { id: r.reporterId, platform: r.reporterPlatform, approved: reporter.approved, dismissed: reporter.dismissed, credibility: reporter.credibility },
+        };
+      }),
+      decisions: history.map((e) => ({
+        decisionId: e.decisionId,
+        action: e.action,
+        moderator: { id: e.moderatorId, username: moderators.get(e.moderatorId)?.username ?? e.moderatorId },
+        fromState: e.fromState,
+        toState: e.toState,
+        at: e.at,
+      })),
+      sanctions: sanctions.map((x) => toView(x, moderators.get(x.moderatorId)?.username ?? x.moderatorId)),
+    },
+  };
+}
+

@@ -1,0 +1,23 @@
+import type { CasesQuery, CasesResponse } from '@rm/contracts';
+import { OPEN_STATES, type CaseState, type Store } from '@rm/storage';
+import type { TriagePolicy } from '@rm/triage';
+import { caseSummary, moderatorNames } from './case-views.js';
+
+/**
+ * The case queue: triaged cases, by default those waiting for a decision (open and claimed), most
+ * urgent first. `count` is the total matching, not the page length.
+ */
+export async function listCases(store: Store, policy: TriagePolicy, query: CasesQuery, now = Date.now()): Promise<CasesResponse> {
+  const states: CaseState[] = query.state ? [query.state] : [...OPEN_STATES];
+  const { total, cases } = await store.listCases({
+    states,
+    category: query.category,
+    flag: query.flag,
+    sort: query.sort,
+    agePerHour: policy.weights.agePerHour,
+    now,
+    page: { offset: (query.page - 1) * query.limit, limit: query.limit },
+  });
+  const moderators = await moderatorNames(store, cases.flatMap((x) => (x.case.claimedBy ? [x.case.claimedBy] : [])));
+  return { success: true, page: query.page, limit: query.limit, count: total, cases: cases.map((x) => caseSummary(policy, x.case, x.triage, moderators, now)) };
+}

@@ -1,0 +1,80 @@
+import type { ClientSession, Document } from 'mongodb';
+import { DECIDED_STATES, OPEN_STATES, type CaseTriageRecord, type Transition } from '../records.js';
+import type { Store } from '../store.js';
+import type { Collections } from './collections.js';
+import { toCase, toReport, type CaseDoc } from './documents.js';
+
+type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriage' | 'setCaseTriage' | 'listCases' | 'scanReports'>;
+
+const decided = (s: string) => (DECIDED_STATES as readonly string[]).includes(s);
+
+/**
+ * Inside transitionCase's transaction: a transition into approved or dismissed counts each distinct
+ * reporter of the case once, the undo of one uncounts them (the same rule as the SQLite store).
+ */
+export async function countDecision(c: Collections, t: Transition, session: ClientSession): Promise<void> {
+  const [state, step] = decided(t.next.state) && !decided(t.expectedState) ? [t.next.state, 1] : decided(t.expectedState) && !decided(t.next.state) ? [t.expectedState, -1] : [null, 0];
+  if (state === null) return;
+  const reporters = await c.reports
+    .aggregate<{ _id: { platform: string; id: string } }>([{ $match: { caseId: t.caseId } }, { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } }], { session })
+    .toArray();
+  if (reporters.length === 0) return;
+  const inc = { approved: state === 'approved' ? step : 0, dismissed: state === 'dismissed' ? step : 0 };
+  await c.reporterStats.bulkWrite(
+    reporters.map((r) => ({ updateOne: { filter: { platform: r._id.platform, reporterId: r._id.id }, update: { $inc: inc }, upsert: true } })),
+    { session, ordered: true },
+  );
+}
+
+const triageOf = (d: CaseDoc): CaseTriageRecord | null => (d.triage ? { caseId: d._id, ...d.triage } : null);
+
+/** Triage reads and writes of the MongoDB store. A case's triage lives on its document (`triage`). */
+export function triageMethods(c: Collections): TriageMethods {
+  return {
+    async caseReports(caseId) {
+      return (await c.reports.find({ caseId }).sort({ receivedAt: 1, _id: 1 }).toArray()).map(toReport);
+    },
+    async reporterStats(reporters) {
+      if (reporters.length === 0) return [];
+      const docs = await c.reporterStats.find({ $or: reporters.map((r) => ({ platform: r.platform, reporterId: r.id })) }).toArray();
+      return docs.map((d) => ({ platform: d.platform, id: d.reporterId, approved: d.approved, dismissed: d.dismissed }));
+    },
+    async getCaseTriage(caseId) {
+      const doc = await c.cases.findOne({ _id: caseId }, { projection: { triage: 1 } });
+      return doc ? triageOf(doc) : null;
+    },
+    async setCaseTriage(t) {
+      const { caseId, ...triage } = t;
+      // Only the triage field: the case's state and version belong to transitions.
+      await c.cases.updateOne({ _id: caseId }, { $set: { triage } });
+    },
+    async listCases(query) {
+      const match: Document = { state: { $in: query.states }, triage: { $exists: true } };
+      if (query.category !== undefined) match['triage.categories'] = query.category;
+      if (query.flag !== undefined) match['triage.flags'] = query.flag;
+      const sort =
+        query.sort === 'priority' ? { rank: -1, createdAt: 1, _id: 1 } : query.sort === 'oldest' ? { createdAt: 1, _id: 1 } : { createdAt: -1, _id: -1 };
+      // rank = priority plus, for an open case, agePerHour × hours since it opened (as the API shows it).
+      const age = { $divide: [{ $multiply: [query.agePerHour, { $subtract: [query.now, '$createdAt'] }] }, 3_600_000] };
+      const rank = { $add: ['$triage.priority', { $cond: [{ $in: ['$state', [...OPEN_STATES]] }, age, 0] }] };
+      const [total, docs] = await Promise.all([
+        c.cases.countDocuments(match),
+        query.page.limit > 0
+          ? c.cases
+              .aggregate<CaseDoc>([{ $match: match }, ...(query.sort === 'priority' ? [{ $addFields: { rank } }] : []), { $sort: sort }, { $skip: query.page.offset }, { $limit: query.page.limit }])
+              .toArray()
+          : Promise.resolve([]),
+      ]);
+      return { total, cases: docs.map((d) => ({ case: toCase(d), triage: triageOf(d)! })) };
+    },
+    async scanReports(cursor, limit) {
+      const docs = await c.reports
+        .find(cursor === null ? {} : { _id: { $gt: cursor } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      const last = docs.at(-1);
+      return { reports: docs.map(toReport), cursor: docs.length === limit && last ? last._id : null };
+    },
+  };
+}
