@@ -13,6 +13,7 @@ import { installOpenApi } from './http/openapi.js';
 import { installQueueDashboard } from './http/queue-dashboard.js';
 import { casesRoutes } from './routes/cases.routes.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
+import { meRoutes } from './routes/me.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(statsRoutes(deps));
       await v1.register(sanctionsRoutes(deps));
       await v1.register(casesRoutes(deps));
+      await v1.register(meRoutes(deps));
     },
     { prefix: '/v1' },
   );

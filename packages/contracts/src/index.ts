@@ -12,3 +12,4 @@ export * from './error-responses.js';
 export * from './sanctions.js';
 export * from './sanction-jobs.js';
 export * from './cases.js';
+export * from './me.js';

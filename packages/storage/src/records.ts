@@ -16,6 +16,8 @@ export interface ApiKeyRecord {
   rateLimit: number | null;
   createdAt: number;
   revokedAt: number | null;
+  /** The moderator this key is bound to: it may act only as them. Absent for an unbound key. */
+  moderatorId?: string;
 }
 
 /** A player in the game platform's user directory. */

@@ -173,6 +173,18 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await store.revokeApiKey('k1', 7_000);
         expect((await store.getApiKey('k2'))?.revokedAt).toBeNull();
       });
+
+      it('keeps the moderator a key is bound to, and none for an unbound key', async () => {
+        await store.createApiKey(apiKey('bound', { moderatorId: 'mod-1' }));
+        await store.createApiKey(apiKey('free'));
+        expect(await store.getApiKey('bound')).toEqual(apiKey('bound', { moderatorId: 'mod-1' }));
+        expect((await store.getApiKey('free'))?.moderatorId).toBeUndefined();
+        const listed = await store.listApiKeys();
+        expect(listed.find((k) => k.key === 'bound')?.moderatorId).toBe('mod-1');
+        expect(listed.find((k) => k.key === 'free')?.moderatorId).toBeUndefined();
+        await store.revokeApiKey('bound', 9_000);
+        expect(await store.getApiKey('bound')).toEqual(apiKey('bound', { moderatorId: 'mod-1', revokedAt: 9_000 }));
+      });
     });
 
     describe('users', () => {

@@ -15,6 +15,7 @@ import {
 } from '@rm/contracts';
 import { uuidv7 } from '@rm/runtime';
 import type { GatewayDeps } from '../deps.js';
+import { requireBoundModerator } from '../http/bound-moderator.js';
 import { requestDecision } from '../use-cases/request-decision.js';
 
 const errors = errorResponses(true);
@@ -25,6 +26,7 @@ const config = { permission: 'reports.handle_reports' } as const;
 /** Claim, unclaim, approve, dismiss, undo: each becomes one job on the decisions queue. */
 export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    app.addHook('preHandler', requireBoundModerator);
     app.post(
       '/reports/:id/claim',
       { config, schema: { ...doc('claimReport', "Claim a report's case for a moderator"), params: ReportIdParams, body: ClaimBody, response: { 200: ClaimResponse, ...errors } } },

@@ -30,6 +30,7 @@ export const toApiKeyDoc = (k: ApiKeyRecord): ApiKeyDoc => ({
   rateLimit: k.rateLimit,
   createdAt: k.createdAt,
   revokedAt: k.revokedAt,
+  ...(k.moderatorId !== undefined && { moderatorId: k.moderatorId }),
 });
 export const toApiKey = (d: ApiKeyDoc): ApiKeyRecord => ({
   key: d._id,
@@ -41,6 +42,7 @@ export const toApiKey = (d: ApiKeyDoc): ApiKeyRecord => ({
   rateLimit: d.rateLimit ?? null,
   createdAt: d.createdAt,
   revokedAt: d.revokedAt ?? null,
+  ...(typeof d.moderatorId === 'string' && { moderatorId: d.moderatorId }),
 });
 
 /** `_id` is the player's id: the shard key of this collection. */

@@ -22,6 +22,7 @@ export interface ApiKeyRow {
   rate_limit: number | null;
   created_at: number;
   revoked_at: number | null;
+  moderator_id: string | null;
 }
 export const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
   key: r.key,
@@ -33,6 +34,7 @@ export const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
   rateLimit: r.rate_limit,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  ...(r.moderator_id !== null && { moderatorId: r.moderator_id }),
 });
 
 export interface UserRow {

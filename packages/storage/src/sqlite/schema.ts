@@ -206,4 +206,8 @@ export const MIGRATIONS: string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
+  // 8 (console): an API key may be bound to a moderator, as whom alone it then acts.
+  `
+  ALTER TABLE api_keys ADD COLUMN moderator_id TEXT;
+  `,
 ];

@@ -91,8 +91,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
 
   const q = {
     insertKey: db.prepare(
-      `INSERT INTO api_keys (key, name, secret_hash, permissions, elevated, admin, rate_limit, created_at, revoked_at)
-       VALUES (@key, @name, @secretHash, @permissions, @elevated, @admin, @rateLimit, @createdAt, @revokedAt)`,
+      `INSERT INTO api_keys (key, name, secret_hash, permissions, elevated, admin, rate_limit, created_at, revoked_at, moderator_id)
+       VALUES (@key, @name, @secretHash, @permissions, @elevated, @admin, @rateLimit, @createdAt, @revokedAt, @moderatorId)`,
     ),
     getKey: db.prepare<[string], ApiKeyRow>(`SELECT * FROM api_keys WHERE key = ?`),
     listKeys: db.prepare<[], ApiKeyRow>(`SELECT * FROM api_keys ORDER BY created_at, key`),
@@ -257,6 +257,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
           permissions: JSON.stringify(k.permissions),
           elevated: k.elevated ? 1 : 0,
           admin: k.admin ? 1 : 0,
+          moderatorId: k.moderatorId ?? null,
         }),
       );
     },

@@ -16,8 +16,9 @@ export function apikeyCommand(ctx: () => CliContext): Command {
     .option('--elevated', 'may set reportType on submissions', false)
     .option('--admin', 'holds every permission and may set reportType', false)
     .option('--rate-limit <perMinute>', 'requests per minute for this key (default: no limit)')
+    .option('--moderator <id>', 'bind the key to this registered moderator: it may act only as them (the console signs in with it)')
     .option('--json', 'print one JSON object', false)
-    .action(async (opts: { name: string; permission: string[]; elevated: boolean; admin: boolean; rateLimit?: string; json: boolean }) => {
+    .action(async (opts: { name: string; permission: string[]; elevated: boolean; admin: boolean; rateLimit?: string; moderator?: string; json: boolean }) => {
       const bad = opts.permission.filter((p) => !isPermission(p));
       if (bad.length > 0) throw new CliError(`unknown permission ${bad.join(', ')}; choose from ${PERMISSIONS.join(', ')}`);
       if (opts.permission.length === 0 && !opts.admin) throw new CliError('give at least one --permission, or --admin');
@@ -30,6 +31,9 @@ export function apikeyCommand(ctx: () => CliContext): Command {
       const permissions = [...new Set(opts.permission)] as Permission[];
       const { key, secret } = generateCredentials();
       const store = await ctx().getStore();
+      if (opts.moderator !== undefined && !(await store.getModerator(opts.moderator))) {
+        throw new CliError(`no moderator ${opts.moderator}: register them first with moderator add`);
+      }
       await store.createApiKey({
         key,
         name: opts.name,
@@ -40,11 +44,14 @@ export function apikeyCommand(ctx: () => CliContext): Command {
         rateLimit,
         createdAt: Date.now(),
         revokedAt: null,
+        ...(opts.moderator !== undefined && { moderatorId: opts.moderator }),
       });
+      const moderatorId = opts.moderator ?? null;
       if (opts.json) {
-        print(JSON.stringify({ key, secret, name: opts.name, permissions, elevated: opts.elevated, admin: opts.admin, rateLimit }));
+        print(JSON.stringify({ key, secret, name: opts.name, permissions, elevated: opts.elevated, admin: opts.admin, rateLimit, moderatorId }));
         return;
       }
+      if (moderatorId !== null) print(`bound to moderator ${moderatorId}`);
       print(`key:    ${key}`);
       print(`secret: ${secret}`);
       print(`Authorization header: ${key}:${secret}`);
@@ -62,7 +69,7 @@ export function apikeyCommand(ctx: () => CliContext): Command {
         return;
       }
       table(
-        ['KEY', 'NAME', 'PERMISSIONS', 'FLAGS', 'RATE/MIN', 'STATUS'],
+        ['KEY', 'NAME', 'PERMISSIONS', 'FLAGS', 'RATE/MIN', 'STATUS', 'MODERATOR'],
         keys.map((k) => [
           k.key,
           k.name,
@@ -70,6 +77,7 @@ export function apikeyCommand(ctx: () => CliContext): Command {
           [k.admin && 'admin', k.elevated && 'elevated'].filter(Boolean).join(',') || '-',
           k.rateLimit === null ? '-' : String(k.rateLimit),
           k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`,
+          k.moderatorId ?? '-',
         ]),
       );
     });
