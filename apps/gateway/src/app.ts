@@ -12,6 +12,7 @@ import { installRequestMetrics } from './http/observability.js';
 import { installOpenApi } from './http/openapi.js';
 import { installQueueDashboard } from './http/queue-dashboard.js';
 import { casesRoutes } from './routes/cases.routes.js';
+import { installConsole } from './http/console.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(opsRoutes(deps));
 
   const keyCache = new ApiKeyCache(deps.store, deps.config.KEY_CACHE_TTL_MS);
+  if (deps.config.CONSOLE) await installConsole(app, deps.logger);
   if (deps.config.QUEUE_DASHBOARD) await installQueueDashboard(app, [deps.intakeQueue, deps.decisionsQueue, ...deps.dashboardQueues], keyCache);
   await app.register(
     async (v1) => {

@@ -18,5 +18,7 @@ export const gatewayConfig = commonConfig.extend({
   QUEUE_DASHBOARD: env.bool(false),
   /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
   ...triageConfigShape,
+  /** Serve the moderator console (apps/console's build) at /console. On by default. */
+  CONSOLE: env.bool(true),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfig>;

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { acceptsField } from '../api/capabilities';
+import { api, errorMessage } from '../api/client';
+import type { Me } from '../api/me';
+import { ShortcutList, useShortcuts, type Shortcut } from './shortcuts';
+
+const DURATIONS = [
+  { value: 'PT1H', label: '1 hour' },
+  { value: 'P1D', label: '1 day' },
+  { value: 'P7D', label: '7 days' },
+  { value: 'P30D', label: '30 days' },
+  { value: '', label: 'Permanent' },
+] as const;
+
+type Outcome = { ok: true; message: string } | { ok: false; message: string };
+
+/**
+ * Claim, Unclaim, Approve, Dismiss and Undo on the case of `reportId`, as the moderator the
+ * signed-in key is bound to. Nothing is decided here: the API answers, and its own words are shown
+ * (a refusal such as "claimed by alice" included).
+ */
+export function CaseActions({ reportId, me, onDone }: { reportId: string; me: Me; onDone: () => void }) {
+  const [duration, setDuration] = useState('P7D');
+  const [approveReason, setApproveReason] = useState('');
+  const [dismissReason, setDismissReason] = useState('');
+  const [tellReporters, setTellReporters] = useState(true);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const [busy, setBusy] = useState(false);
+  const moderator = me.moderator ? { id: me.moderator.id } : null;
+  const path = { params: { path: { id: reportId } } };
+  const withDurations = acceptsField('post', '/v1/reports/{id}/approve', 'duration');
+  const withApproveReason = acceptsField('post', '/v1/reports/{id}/approve', 'reason');
+
+  const act = async (call: () => Promise<{ data?: { data: { message: string } }; error?: unknown; response: Response }>) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const { data, error, response } = await call();
+      setOutcome(data ? { ok: true, message: data.data.message } : { ok: false, message: errorMessage(error, response) });
+    } catch {
+      setOutcome({ ok: false, message: 'The server could not be reached' });
+    } finally {
+      setBusy(false);
+      onDone();
+    }
+  };
+
+  const claim = () => moderator && act(() => api.POST('/v1/reports/{id}/claim', { ...path, body: { moderator } }));
+  const unclaim = () => moderator && act(() => api.POST('/v1/reports/{id}/unclaim', { ...path, body: { moderator } }));
+  const approve = () => {
+    if (!moderator) return;
+    const extra: { duration?: string; reason?: string } = {};
+    if (withDurations && duration) extra.duration = duration;
+    if (withApproveReason && approveReason.trim()) extra.reason = approveReason.trim();
+    return act(() => api.POST('/v1/reports/{id}/approve', { ...path, body: { moderator, ...extra } }));
+  };
+  const dismiss = () => {
+    if (!moderator) return;
+    const reason = dismissReason.trim();
+    return act(() => api.POST('/v1/reports/{id}/dismiss', { ...path, body: { moderator, dm: tellReporters, ...(reason && { reason }) } }));
+  };
+  const undo = () => moderator && act(() => api.POST('/v1/reports/{id}/undo', { ...path, body: { moderator } }));
+
+  const enabled = moderator !== null && !busy;
+  const shortcuts: Shortcut[] = [
+    { key: 'c', label: 'Claim', run: () => void claim(), enabled },
+    { key: 'u', label: 'Unclaim', run: () => void unclaim(), enabled },
+    { key: 'a', label: 'Approve', run: () => void approve(), enabled },
+    { key: 'd', label: 'Dismiss', run: () => void dismiss(), enabled },
+    { key: 'z', label: 'Undo', run: () => void undo(), enabled },
+  ];
+  useShortcuts(shortcuts);
+
+  return (
+    <section className="actions" aria-labelledby="actions-title">
+      <h2 id="actions-title">Actions</h2>
+      {!moderator && <p className="warn">Your key is not bound to a moderator, so it cannot act.</p>}
+      <div className="action-row">
+        <button type="button" onClick={() => void claim()} disabled={!enabled} aria-keyshortcuts="c">
+          Claim
+        </button>
+        <button type="button" onClick={() => void unclaim()} disabled={!enabled} aria-keyshortcuts="u">
+          Unclaim
+        </button>
+        <button type="button" onClick={() => void undo()} disabled={!enabled} aria-keyshortcuts="z">
+          Undo
+        </button>
+      </div>
+      <fieldset>
+        <legend>Approve (ban the player)</legend>
+        {withDurations ? (
+          <>
+            <label htmlFor="approve-duration">Duration</label>
+            <select id="approve-duration" value={duration} onChange={(e) => setDuration(e.target.value)}>
+              {DURATIONS.map((d) => (
+                <option key={d.label} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <p className="hint">This server bans without a duration (permanent until undone).</p>
+        )}
+        {withApproveReason && (
+          <>
+            <label htmlFor="approve-reason">Ban reason</label>
+            <input id="approve-reason" value={approveReason} onChange={(e) => setApproveReason(e.target.value)} maxLength={500} />
+          </>
+        )}
+        <button type="button" onClick={() => void approve()} disabled={!enabled} aria-keyshortcuts="a">
+          Approve
+        </button>
+      </fieldset>
+      <fieldset>
+        <legend>Dismiss (no action against the player)</legend>
+        <label htmlFor="dismiss-reason">Dismiss reason</label>
+        <input id="dismiss-reason" value={dismissReason} onChange={(e) => setDismissReason(e.target.value)} maxLength={1000} />
+        <label className="check">
+          <input type="checkbox" checked={tellReporters} onChange={(e) => setTellReporters(e.target.checked)} />
+          Tell the reporters
+        </label>
+        <button type="button" onClick={() => void dismiss()} disabled={!enabled} aria-keyshortcuts="d">
+          Dismiss
+        </button>
+      </fieldset>
+      {outcome &&
+        (outcome.ok ? (
+          <p className="ok" role="status">
+            {outcome.message}
+          </p>
+        ) : (
+          <p className="error" role="alert">
+            {outcome.message}
+          </p>
+        ))}
+      <ShortcutList shortcuts={shortcuts} />
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+/** An http(s) URL, or null for anything else (javascript:, data:, relative paths...). */
+export function webUrl(raw: string): string | null {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Evidence and other URLs that reporters typed: a link only when it is http(s), opened without
+ * handing this page to the other site; otherwise the characters as plain text.
+ */
+export function SafeLink({ href, label }: { href: string; label?: string }) {
+  const url = webUrl(href);
+  if (!url) return <span className="not-a-link" title="Not an http(s) link: shown as text">{label ?? href}</span>;
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer nofollow">
+      {label ?? href}
+    </a>
+  );
+}
+
+/** A player's avatar when its URL is http(s); nothing otherwise. */
+export function Avatar({ src, name }: { src: string | null | undefined; name: string }) {
+  const url = src ? webUrl(src) : null;
+  if (!url) return <span className="avatar avatar-empty" aria-hidden="true" />;
+  return <img className="avatar" src={url} alt={`Avatar of ${name}`} width={64} height={64} referrerPolicy="no-referrer" />;
+}

@@ -1,0 +1,27 @@
+/** A page whose endpoint this server does not offer (not in its OpenAPI document). */
+export function Unavailable({ what, endpoint }: { what: string; endpoint: string }) {
+  return (
+    <section className="unavailable" role="status">
+      <h2>{what}: not available on this server</h2>
+      <p>
+        This server's API has no <code>{endpoint}</code> endpoint, so the console cannot show {what.toLowerCase()} here.
+      </p>
+    </section>
+  );
+}
+
+export function ErrorLine({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function Badge({ flag }: { flag: string }) {
+  const label = flag === 'suspected_brigade' ? 'Suspected brigade' : flag === 'sla_breached' ? 'SLA breached' : flag;
+  return <span className={`badge badge-${flag.replace(/[^a-z_]/gi, '')}`}>{label}</span>;
+}
+
+export const time = (ms: number | null | undefined) => (typeof ms === 'number' ? new Date(ms).toLocaleString() : '-');

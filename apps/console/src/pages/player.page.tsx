@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import { hrefOf } from '../components/router';
+import { Avatar, SafeLink } from '../components/safe-link';
+import { Sanctions } from '../components/sanctions';
+import { ErrorLine, time } from '../components/status';
+import { usePoll } from '../components/use-poll';
+
+const LIMIT = 20;
+
+/** Every report about a player (the spec's list endpoint, paged) and their sanctions. */
+export function PlayerPage({ userId }: { userId: string }) {
+  const [page, setPage] = useState(1);
+  const { data, error } = usePoll(
+    async () => {
+      const { data, error, response } = await api.GET('/v1/reports/{id}', { params: { path: { id: userId }, query: { page, limit: LIMIT } } });
+      if (!data) throw new Error(errorMessage(error, response));
+      return data;
+    },
+    3_000,
+    `${userId}:${page}`,
+  );
+  const first = data?.reports[0];
+  const pages = data ? Math.max(1, Math.ceil(data.count / data.limit)) : 1;
+  return (
+    <main>
+      <header className="player">
+        <Avatar src={first?.avurl} name={first?.displayname ?? userId} />
+        <div>
+          <h1>{first ? first.displayname : `Player ${userId}`}</h1>
+          <p>
+            {first && <span>{first.username} · </span>}id {userId}
+            {first?.banned && <span className="badge badge-banned">Banned</span>}
+          </p>
+        </div>
+      </header>
+      <Sanctions userId={userId} />
+      <section aria-labelledby="reports-title">
+        <h2 id="reports-title">Reports about this player {data && <span className="count">({data.count})</span>}</h2>
+        <ErrorLine message={error} />
+        {data && data.reports.length === 0 && <p>No reports.</p>}
+        {data && data.reports.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Received</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Evidence</th>
+                <th scope="col">Report</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.reports.map((r) => (
+                <tr key={r.repid}>
+                  <td>{time(r.reportTimeStamp)}</td>
+                  <td className="text">{r.reason}</td>
+                  <td>
+                    <ul className="plain">
+                      {r.evidence.map((url, i) => (
+                        <li key={i}>
+                          <SafeLink href={url} />
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    <a href={hrefOf({ page: 'report', reportId: r.repid })}>Moderate</a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <nav className="pager" aria-label="Pages">
+          <button type="button" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1}>
+            Previous page
+          </button>
+          <span>
+            Page {page} of {pages}
+          </span>
+          <button type="button" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
+            Next page
+          </button>
+        </nav>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,46 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createLogger, loadConfig, Metrics } from '@rm/runtime';
+import { buildApp } from './app.js';
+import { gatewayConfig } from './config.js';
+import type { GatewayDeps } from './deps.js';
+
+/**
+ * Writes the OpenAPI document the gateway serves at /openapi.json to a file (argument 1), without
+ * listening or connecting to anything: the console's API client is generated from it at build
+ * time, so the two cannot drift apart. Usage: node dist/write-openapi.js dist/openapi.json
+ */
+
+/** A port the routes only use while serving a request, which never happens here. */
+function offline<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get(_target, prop) {
+      if (prop === 'then') return undefined;
+      throw new Error(`${name}.${String(prop)} was used while writing the OpenAPI document: no request is served here`);
+    },
+  });
+}
+
+const out = resolve(process.argv[2] ?? 'dist/openapi.json');
+const config = { ...loadConfig(gatewayConfig, {}), CONSOLE: false, QUEUE_DASHBOARD: false };
+const deps: GatewayDeps = {
+  config,
+  logger: createLogger('gateway', 'silent'),
+  store: offline('store'),
+  redis: offline('redis'),
+  guard: offline('guard'),
+  sanctionCache: offline('sanctionCache'),
+  directory: offline('directory'),
+  intakeQueue: offline('intakeQueue'),
+  intake: offline('intake'),
+  decisionsQueue: offline('decisionsQueue'),
+  decisionEvents: offline('decisionEvents'),
+  dashboardQueues: [],
+  metrics: new Metrics('gateway'),
+};
+const app = await buildApp(deps);
+await app.ready();
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(app.swagger(), null, 2)}\n`);
+await app.close();
+process.stdout.write(`wrote ${out}\n`);

@@ -1,0 +1,180 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isErrorShape, ROOT, report, System, type Key } from './harness.js';
+
+// The moderator console (apps/console) as the gateway serves it at /console, in a real headless
+// Chromium (Debian's, driven by playwright-core), against the real processes.
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+/** Screenshots of every page, for a person to look at (gitignored). */
+const SHOTS = join(ROOT, 'tests', 'e2e', 'test-output', 'console');
+const XSS = '<img src=x onerror=alert(1)>';
+const PLAYER = '9811';
+
+let sys: System;
+let admin: Key;
+let alice: Key;
+let bob: Key;
+let browser: Browser;
+const dialogs: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: run the tests with \`npm test\` (it installs Debian's chromium when it can), or \`apt-get install chromium\`, or set CHROMIUM_PATH`);
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  sys = await System.start();
+  await sys.addModerator('m-alice', 'alice');
+  await sys.addModerator('m-bob', 'bob');
+  const moderatorKey = (id: string) => sys.createKey(['--permission', 'reports.handle_reports', '--permission', 'reports.view_reports', '--moderator', id]);
+  [admin, alice, bob] = await Promise.all([sys.createKey(['--admin']), moderatorKey('m-alice'), moderatorKey('m-bob')]);
+  await sys.addUser(PLAYER, 'griefer', 'The Griefer', 'https://avatars.example.test/griefer.png');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await sys?.stop();
+});
+
+async function signedIn(key: Key): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // No request leaves 127.0.0.1 (the test avatar's host does not exist).
+  await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
+  const page = await context.newPage();
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(`${sys.baseUrl}/console/`);
+  await page.getByLabel('API key').fill(key.key);
+  await page.getByLabel('Secret').fill(key.secret);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+  return { context, page };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+describe('GET /console', () => {
+  it('serves the console with a Content-Security-Policy that allows no inline script', async () => {
+    const res = await fetch(`${sys.baseUrl}/console/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    const html = await res.text();
+    // Every script is a file of the build: none inline.
+    expect(html.match(/<script\b[^>]*>/g)?.every((tag) => / src="\/console\/assets\/[^"]+\.js"/.test(tag))).toBe(true);
+    const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const js = await fetch(`${sys.baseUrl}${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-security-policy')).toBe(csp);
+  });
+
+  it('/console redirects to /console/', async () => {
+    const res = await fetch(`${sys.baseUrl}/console`, { redirect: 'manual' });
+    expect([301, 302]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/console/');
+  });
+});
+
+describe('GET /console with CONSOLE=false', () => {
+  it('is a 404 in the error shape; the API is unchanged', async () => {
+    const off = await System.start({ apps: ['gateway'], env: { CONSOLE: 'false' } });
+    try {
+      for (const path of ['/console', '/console/', '/console/index.html']) {
+        const res = await off.request('GET', path);
+        expect(res.status, path).toBe(404);
+        expect(isErrorShape(res.body), path).toBe(true);
+      }
+      const key = await off.createKey(['--admin']);
+      expect((await off.get('/v1/me', key.auth)).status).toBe(200);
+    } finally {
+      await off.stop();
+    }
+  });
+});
+
+describe('the console in a real headless browser', () => {
+  let alicePage: Page;
+  let bobPage: Page;
+  let reportId: string;
+
+  it('signs in with a bound key, kept in sessionStorage only, and names the moderator', async () => {
+    const wrong = await browser.newContext();
+    const page = await wrong.newPage();
+    await page.goto(`${sys.baseUrl}/console/`);
+    await page.getByLabel('API key').fill(alice.key);
+    await page.getByLabel('Secret').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid API key or secret');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await shot(page, 'sign-in');
+    await wrong.close();
+
+    alicePage = (await signedIn(alice)).page;
+    await alicePage.getByText('Signed in as alice').waitFor();
+    expect(alicePage.url()).not.toContain(alice.secret);
+    const stored = await alicePage.evaluate(() => ({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookie: document.cookie }));
+    expect(stored.session).toContain(alice.secret);
+    expect(stored.local).not.toContain(alice.secret);
+    expect(stored.cookie).toBe('');
+  });
+
+  it('shows a newly submitted report on the player page without a reload, the XSS answer as text', async () => {
+    await alicePage.getByLabel('Player id').fill(PLAYER);
+    await alicePage.getByRole('button', { name: 'Find player', exact: true }).click();
+    await alicePage.getByText('No reports.').waitFor();
+    // A page that reloads loses this mark.
+    await alicePage.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const body = report(PLAYER, 'console-1', {
+      answers: [{ questionId: 'what', answer: XSS }],
+      evidence: [{ url: 'https://clips.example.test/1', type: 'url' }, { url: 'javascript:alert(2)', type: 'url' }],
+    });
+    const res = await sys.post('/v1/reports/new', admin.auth, body);
+    expect(res.status).toBe(200);
+    reportId = res.body.id;
+    await alicePage.getByText(XSS, { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await alicePage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await alicePage.locator('img[src="x"]').count()).toBe(0);
+    // The http(s) evidence is a link; the javascript: one is shown as characters only.
+    expect(await alicePage.getByRole('link', { name: 'https://clips.example.test/1' }).getAttribute('href')).toBe('https://clips.example.test/1');
+    expect(await alicePage.getByRole('link', { name: 'javascript:alert(2)' }).count()).toBe(0);
+    await alicePage.getByText('javascript:alert(2)', { exact: true }).waitFor();
+    await shot(alicePage, 'player');
+  });
+
+  it('claims the case as alice: the API answers and the console shows its words', async () => {
+    await alicePage.getByRole('link', { name: 'Moderate', exact: true }).first().click();
+    await alicePage.getByRole('button', { name: 'Claim', exact: true }).click();
+    await expect.poll(() => alicePage.getByRole('status').textContent()).toBe('Report claimed by alice');
+    await shot(alicePage, 'report-claimed');
+  });
+
+  it('bob, in another browser context, gets the refusal in the API\'s own words', async () => {
+    bobPage = (await signedIn(bob)).page;
+    await bobPage.goto(`${sys.baseUrl}/console/#/reports/${reportId}`);
+    await bobPage.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect.poll(() => bobPage.getByRole('alert').textContent()).toBe('The case is claimed by another moderator by alice');
+    await bobPage.getByRole('button', { name: 'Claim', exact: true }).click();
+    await expect.poll(() => bobPage.getByRole('alert').textContent()).toBe('The case is already claimed by alice');
+    await shot(bobPage, 'refused');
+  });
+
+  it('approves as alice with the keyboard shortcut, and the player is shown banned', async () => {
+    await alicePage.keyboard.press('a');
+    await expect.poll(() => alicePage.getByRole('status').textContent()).toBe(`Report approved: user ${PLAYER} is banned`);
+    const history = await sys.cli(['case', 'history', reportId]);
+    expect(history.stdout).toMatch(/approved/);
+    await alicePage.goto(`${sys.baseUrl}/console/#/players/${PLAYER}`);
+    await alicePage.getByText('Banned', { exact: true }).first().waitFor();
+    await shot(alicePage, 'player-banned');
+    expect(dialogs).toEqual([]);
+  });
+});
