@@ -104,11 +104,11 @@ describe('GET /console with CONSOLE=false', () => {
 describe('the console in a real headless browser', () => {
   let alicePage: Page;
   let bobPage: Page;
-  let reportId: string;
+  let caseId: string;
 
-  it('signs in with a bound key, kept in sessionStorage only, and names the moderator', async () => {
-    const wrong = await browser.newContext();
-    const page = await wrong.newPage();
+  it('refuses a wrong secret with the API\'s words and keeps nothing', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
     await page.goto(`${sys.baseUrl}/console/`);
     await page.getByLabel('API key').fill(alice.key);
     await page.getByLabel('Secret').fill('not-the-secret');
@@ -116,8 +116,10 @@ describe('the console in a real headless browser', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid API key or secret');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await shot(page, 'sign-in');
-    await wrong.close();
+    await context.close();
+  });
 
+  it('signs in with a bound key, kept in sessionStorage only, and names the moderator', async () => {
     alicePage = (await signedIn(alice)).page;
     await alicePage.getByText('Signed in as alice').waitFor();
     expect(alicePage.url()).not.toContain(alice.secret);
@@ -127,10 +129,9 @@ describe('the console in a real headless browser', () => {
     expect(stored.cookie).toBe('');
   });
 
-  it('shows a newly submitted report on the player page without a reload, the XSS answer as text', async () => {
-    await alicePage.getByLabel('Player id').fill(PLAYER);
-    await alicePage.getByRole('button', { name: 'Find player', exact: true }).click();
-    await alicePage.getByText('No reports.').waitFor();
+  it('shows a newly submitted case in the queue without a reload', async () => {
+    await alicePage.getByRole('heading', { name: 'Queue' }).waitFor();
+    await alicePage.getByText('No cases match.').waitFor();
     // A page that reloads loses this mark.
     await alicePage.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
     const body = report(PLAYER, 'console-1', {
@@ -139,42 +140,75 @@ describe('the console in a real headless browser', () => {
     });
     const res = await sys.post('/v1/reports/new', admin.auth, body);
     expect(res.status).toBe(200);
-    reportId = res.body.id;
-    await alicePage.getByText(XSS, { exact: true }).waitFor({ timeout: 15_000 });
+    const row = alicePage.getByRole('link', { name: `Player ${PLAYER}`, exact: true });
+    await row.waitFor({ timeout: 15_000 });
     expect(await alicePage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    caseId = decodeURIComponent((await row.getAttribute('href'))!.replace('#/cases/', ''));
+    const listed = (await sys.get('/v1/cases', admin.auth)).body.cases as { caseId: string; userId: string }[];
+    expect(listed.find((c) => c.caseId === caseId)?.userId).toBe(PLAYER);
+    await shot(alicePage, 'queue');
+  });
+
+  it('opens the case: the XSS answer renders as text, evidence links only for http(s)', async () => {
+    await alicePage.getByRole('link', { name: `Player ${PLAYER}`, exact: true }).click();
+    await alicePage.getByRole('heading', { name: `Case of player ${PLAYER}` }).waitFor();
+    await alicePage.getByText(XSS, { exact: true }).waitFor();
     expect(await alicePage.locator('img[src="x"]').count()).toBe(0);
-    // The http(s) evidence is a link; the javascript: one is shown as characters only.
     expect(await alicePage.getByRole('link', { name: 'https://clips.example.test/1' }).getAttribute('href')).toBe('https://clips.example.test/1');
     expect(await alicePage.getByRole('link', { name: 'javascript:alert(2)' }).count()).toBe(0);
     await alicePage.getByText('javascript:alert(2)', { exact: true }).waitFor();
-    await shot(alicePage, 'player');
+    await alicePage.getByText('The Griefer', { exact: true }).waitFor();
+    await alicePage.getByText(/credibility 0\.50/).waitFor();
   });
 
   it('claims the case as alice: the API answers and the console shows its words', async () => {
-    await alicePage.getByRole('link', { name: 'Moderate', exact: true }).first().click();
     await alicePage.getByRole('button', { name: 'Claim', exact: true }).click();
     await expect.poll(() => alicePage.getByRole('status').textContent()).toBe('Report claimed by alice');
-    await shot(alicePage, 'report-claimed');
+    await alicePage.getByText('Claimed by alice').waitFor();
+    await shot(alicePage, 'case');
   });
 
-  it('bob, in another browser context, gets the refusal in the API\'s own words', async () => {
+  it('bob, in another browser context, sees it claimed and gets the refusal in the API\'s own words', async () => {
     bobPage = (await signedIn(bob)).page;
-    await bobPage.goto(`${sys.baseUrl}/console/#/reports/${reportId}`);
+    const row = bobPage.getByRole('row').filter({ has: bobPage.getByRole('link', { name: `Player ${PLAYER}`, exact: true }) });
+    await row.getByRole('cell', { name: 'alice', exact: true }).waitFor();
+    await row.getByRole('link').click();
+    await bobPage.getByText('Claimed by alice').waitFor();
     await bobPage.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect.poll(() => bobPage.getByRole('alert').textContent()).toBe('The case is claimed by another moderator by alice');
     await bobPage.getByRole('button', { name: 'Claim', exact: true }).click();
     await expect.poll(() => bobPage.getByRole('alert').textContent()).toBe('The case is already claimed by alice');
-    await shot(bobPage, 'refused');
+    await shot(bobPage, 'case-refused');
+    const history = await sys.get(`/v1/cases/${encodeURIComponent(caseId)}`, admin.auth);
+    expect(history.body.case.state).toBe('claimed');
+    expect(history.body.case.claimedBy).toEqual({ id: 'm-alice', username: 'alice' });
   });
 
-  it('approves as alice with the keyboard shortcut, and the player is shown banned', async () => {
+  it('approves as alice with the keyboard shortcut; bob\'s page shows the decision without a reload', async () => {
     await alicePage.keyboard.press('a');
     await expect.poll(() => alicePage.getByRole('status').textContent()).toBe(`Report approved: user ${PLAYER} is banned`);
-    const history = await sys.cli(['case', 'history', reportId]);
-    expect(history.stdout).toMatch(/approved/);
-    await alicePage.goto(`${sys.baseUrl}/console/#/players/${PLAYER}`);
+    await alicePage.getByText(/approve by alice \(claimed → approved\)/).waitFor();
+    await bobPage.getByText(/approve by alice \(claimed → approved\)/).waitFor({ timeout: 15_000 });
+    const c = (await sys.get(`/v1/cases/${encodeURIComponent(caseId)}`, admin.auth)).body.case;
+    expect(c.state).toBe('approved');
+  });
+
+  it('shows the player page: the report, paged, and the player banned', async () => {
+    await alicePage.getByRole('link', { name: 'All reports and sanctions' }).click();
+    await alicePage.getByRole('heading', { name: 'The Griefer' }).waitFor();
+    await alicePage.getByText(XSS, { exact: true }).waitFor();
     await alicePage.getByText('Banned', { exact: true }).first().waitFor();
-    await shot(alicePage, 'player-banned');
+    await alicePage.getByText('Page 1 of 1').waitFor();
+    await shot(alicePage, 'player');
+  });
+
+  it('shows queue health as charts', async () => {
+    await alicePage.getByRole('link', { name: 'Stats', exact: true }).click();
+    await alicePage.getByRole('heading', { name: 'Queue health' }).waitFor();
+    await alicePage.getByRole('img', { name: 'Decisions by kind' }).waitFor();
+    await alicePage.getByRole('img', { name: 'Approvals and dismissals per moderator' }).waitFor();
+    await alicePage.getByText('Open cases:', { exact: false }).first().waitFor();
+    await shot(alicePage, 'stats');
     expect(dialogs).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 import { errorMessage } from '../api/client';
 import { hasEndpoint } from '../api/capabilities';
 import type { Me } from '../api/me';
-import { getOptional } from '../api/optional';
 import { CaseActions } from '../components/case-actions';
 import { hrefOf } from '../components/router';
 import { Avatar, SafeLink } from '../components/safe-link';
@@ -21,7 +20,7 @@ export function CasePage({ caseId, me }: { caseId: string; me: Me }) {
 function CaseView({ caseId, me }: { caseId: string; me: Me }) {
   const polled = usePoll(
     async () => {
-      const { data, error, response } = await getOptional(CASE, { params: { path: { caseId } } });
+      const { data, error, response } = await api.GET(CASE, { params: { path: { caseId } } });
       if (!data) throw new Error(errorMessage(error, response));
       return data;
     },
@@ -62,8 +61,8 @@ function CaseView({ caseId, me }: { caseId: string; me: Me }) {
                   {c.reports.map((r: (typeof c.reports)[number]) => (
                     <li key={r.id} className="report">
                       <p className="meta">
-                        {time(r.receivedAt)} · reporter <strong>{r.reporter.id}</strong> ({r.reporter.platform}) · credibility{' '}
-                        {typeof r.reporter.credibility === 'number' ? r.reporter.credibility.toFixed(2) : '-'}
+                        {time(r.receivedAt)} · {r.category} · reporter <strong>{r.reporter.id}</strong> ({r.reporter.platform}) · credibility{' '}
+                        {r.reporter.credibility.toFixed(2)} ({r.reporter.approved} approved, {r.reporter.dismissed} dismissed)
                       </p>
                       <dl className="answers">
                         {r.answers.map((a: { questionId: string; answer: string }, i: number) => (
@@ -86,11 +85,11 @@ function CaseView({ caseId, me }: { caseId: string; me: Me }) {
               </section>
               <section aria-labelledby="history-title">
                 <h2 id="history-title">Decision history</h2>
-                {c.history.length === 0 ? (
+                {c.decisions.length === 0 ? (
                   <p>No decisions yet.</p>
                 ) : (
                   <ol className="history">
-                    {c.history.map((h: (typeof c.history)[number]) => (
+                    {c.decisions.map((h: (typeof c.decisions)[number]) => (
                       <li key={h.decisionId}>
                         {time(h.at)}: <strong>{h.action}</strong> by {h.moderator.username} ({h.fromState} → {h.toState})
                       </li>
@@ -98,7 +97,14 @@ function CaseView({ caseId, me }: { caseId: string; me: Me }) {
                   </ol>
                 )}
               </section>
-              <Sanctions userId={c.userId} />
+              {hasEndpoint('get', '/v1/sanctions/{userId}') ? (
+                <Sanctions userId={c.userId} />
+              ) : (
+                <section aria-labelledby="sanctions-title">
+                  <h2 id="sanctions-title">Sanctions</h2>
+                  {c.sanctions.length === 0 ? <p>No sanctions.</p> : c.sanctions.map((s: (typeof c.sanctions)[number], i: number) => <p key={i}>{`${s.kind}: ${s.status}`}</p>)}
+                </section>
+              )}
             </div>
             {c.reports[0] && <CaseActions reportId={c.reports[0].id} me={me} onDone={polled.refresh} />}
           </div>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { api, errorMessage } from '../api/client';
 import { hasEndpoint } from '../api/capabilities';
-import { getOptional } from '../api/optional';
 import { go, hrefOf } from '../components/router';
 import { ShortcutList, useShortcuts, type Shortcut } from '../components/shortcuts';
 import { Badge, ErrorLine, Unavailable, time } from '../components/status';
@@ -22,10 +21,16 @@ function Queue() {
   const [category, setCategory] = useState('');
   const [flag, setFlag] = useState('');
   const [selected, setSelected] = useState(0);
-  const query = { sort: 'priority', limit: 50, ...(state && { state }), ...(category.trim() && { category: category.trim() }), ...(flag && { flag }) };
+  const query = {
+    sort: 'priority' as const,
+    limit: 50,
+    ...(state && { state: state as Exclude<(typeof STATES)[number], ''> }),
+    ...(category.trim() && { category: category.trim() }),
+    ...(flag && { flag }),
+  };
   const { data, error } = usePoll(
     async () => {
-      const { data, error, response } = await getOptional(CASES, { params: { query } });
+      const { data, error, response } = await api.GET(CASES, { params: { query } });
       if (!data) throw new Error(errorMessage(error, response));
       return data;
     },
@@ -53,7 +58,7 @@ function Queue() {
         <select id="filter-state" value={state} onChange={(e) => setState(e.target.value)}>
           {STATES.map((s) => (
             <option key={s} value={s}>
-              {s || 'Any'}
+              {s || 'Waiting (open or claimed)'}
             </option>
           ))}
         </select>

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../api/client';
-import { hasEndpoint } from '../api/capabilities';
-import { getOptional } from '../api/optional';
+import { api, errorMessage } from '../api/client';
+import { hasEndpoint, type OkOf } from '../api/capabilities';
 import { BarChart, LineChart } from '../components/charts';
 import { ErrorLine, Unavailable } from '../components/status';
 import { usePoll } from '../components/use-poll';
@@ -16,59 +15,49 @@ const WINDOWS = [
 /** Samples kept while the page is open: 10 minutes at one every 5 s. */
 const MAX_SAMPLES = 120;
 
+type Stats = OkOf<typeof STATS>;
+const minutes = (ms: number | null) => (ms === null ? 0 : Math.round((ms / 60_000) * 10) / 10);
+const percent = (rate: number | null) => (rate === null ? 0 : Math.round(rate * 1000) / 10);
+
+/** The figures charted over time, from each answer. */
+const SERIES: { title: string; of: (s: Stats) => number }[] = [
+  { title: 'Open cases', of: (s) => s.open },
+  { title: 'Claimed cases', of: (s) => s.claimed },
+  { title: 'Median time to claim (min)', of: (s) => minutes(s.medianTimeToClaimMs) },
+  { title: 'Median time to decision (min)', of: (s) => minutes(s.medianTimeToDecisionMs) },
+  { title: 'Overturn rate (%)', of: (s) => percent(s.overturnRate) },
+  { title: 'SLA breaches', of: (s) => s.slaBreaches },
+  { title: 'Oldest open case (min)', of: (s) => minutes(s.oldestOpenAgeMs) },
+  { title: 'Reports received', of: (s) => s.reportsReceived },
+];
+
 export function StatsPage() {
   if (!hasEndpoint('get', STATS)) return <Unavailable what="Stats" endpoint={`GET ${STATS}`} />;
-  return <Stats />;
+  return <StatsView />;
 }
 
-type Numbers = Record<string, number>;
-
-/** Every number of the answer, named by its path (`decisions.approve`), lists excepted. */
-function numbersOf(value: unknown, prefix = '', out: Numbers = {}): Numbers {
-  if (typeof value === 'number') out[prefix] = value;
-  else if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) if (k !== 'success') numbersOf(v, prefix ? `${prefix}.${k}` : k, out);
-  }
-  return out;
-}
-
-/** Lists of rows (per moderator, per category): one bar chart per numeric column, labelled by the row's name. */
-function breakdowns(value: unknown, prefix = ''): { title: string; bars: { label: string; value: number }[] }[] {
-  if (!value || typeof value !== 'object') return [];
-  if (Array.isArray(value)) {
-    const rows = value.filter((r): r is Record<string, unknown> => !!r && typeof r === 'object');
-    const label = (r: Record<string, unknown>) => {
-      const named = r['username'] ?? (r['moderator'] as { username?: unknown } | undefined)?.username ?? r['category'] ?? r['name'] ?? r['id'] ?? r['moderatorId'];
-      return typeof named === 'string' ? named : '?';
-    };
-    const columns = [...new Set(rows.flatMap((r) => Object.entries(numbersOf(r)).map(([k]) => k)))];
-    return columns.map((col) => ({ title: `${prefix}: ${col}`, bars: rows.map((r) => ({ label: label(r), value: numbersOf(r)[col] ?? 0 })) }));
-  }
-  return Object.entries(value).flatMap(([k, v]) => breakdowns(v, prefix ? `${prefix}.${k}` : k));
-}
-
-/** Queue health: the figures of GET /v1/stats, charted over the time this page has been open. */
-function Stats() {
+/** Queue health (GET /v1/stats), refreshed every 5 s and charted over the time the page is open. */
+function StatsView() {
   const [window, setWindow] = useState<string>('P7D');
-  const [samples, setSamples] = useState<{ at: number; numbers: Numbers }[]>([]);
+  const [samples, setSamples] = useState<{ at: number; stats: Stats }[]>([]);
   const { data, error } = usePoll(
     async () => {
-      const { data, error, response } = await getOptional(STATS, { params: { query: { window } } });
+      const { data, error, response } = await api.GET(STATS, { params: { query: { window } } });
       if (!data) throw new Error(errorMessage(error, response));
-      return data as unknown;
+      return data;
     },
     5_000,
     window,
   );
   useEffect(() => setSamples([]), [window]);
   useEffect(() => {
-    if (data !== undefined) setSamples((s) => [...s.slice(-(MAX_SAMPLES - 1)), { at: Date.now(), numbers: numbersOf(data) }]);
+    if (data) setSamples((s) => [...s.slice(-(MAX_SAMPLES - 1)), { at: Date.now(), stats: data }]);
   }, [data]);
-  const names = Object.keys(samples[samples.length - 1]?.numbers ?? {}).filter((n) => n !== 'window');
+  const decided = (d: Stats['decisions']) => d.approve + d.dismiss;
   return (
     <main className="stats">
       <h1>Queue health</h1>
-      <label htmlFor="stats-window">Window</label>
+      <label htmlFor="stats-window">Window</label>{' '}
       <select id="stats-window" value={window} onChange={(e) => setWindow(e.target.value)}>
         {WINDOWS.map((w) => (
           <option key={w.value} value={w.value}>
@@ -79,15 +68,19 @@ function Stats() {
       <ErrorLine message={error} />
       <p className="hint">Refreshed every 5 s; the lines show the figures since this page was opened.</p>
       <section className="charts" aria-label="Figures over time">
-        {names.map((name) => (
-          <LineChart key={name} title={name} points={samples.map((s) => ({ at: s.at, value: s.numbers[name] ?? 0 }))} />
+        {SERIES.map((series) => (
+          <LineChart key={series.title} title={series.title} points={samples.map((s) => ({ at: s.at, value: series.of(s.stats) }))} />
         ))}
       </section>
-      <section className="charts" aria-label="Breakdowns">
-        {breakdowns(data).map((b) => (
-          <BarChart key={b.title} title={b.title} bars={b.bars} />
-        ))}
-      </section>
+      {data && (
+        <section className="charts" aria-label="Breakdowns">
+          <BarChart title="Decisions by kind" bars={Object.entries(data.decisions).map(([label, value]) => ({ label, value }))} />
+          <BarChart title="Approvals and dismissals per moderator" bars={data.byModerator.map((m) => ({ label: m.moderatorId, value: decided(m.decisions) }))} />
+          <BarChart title="Overturn rate per moderator (%)" bars={data.byModerator.map((m) => ({ label: m.moderatorId, value: percent(m.overturnRate) }))} />
+          <BarChart title="Open cases per category" bars={data.byCategory.map((c) => ({ label: c.category, value: c.open }))} />
+          <BarChart title="SLA breaches per category" bars={data.byCategory.map((c) => ({ label: c.category, value: c.slaBreaches }))} />
+        </section>
+      )}
     </main>
   );
 }
