@@ -11,6 +11,8 @@ const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'tests', 'e2e', 'test-output', 'console');
 const XSS = '<img src=x onerror=alert(1)>';
 const PLAYER = '9811';
+/** A second case in the queue, so it shows an order. */
+const OTHER_PLAYER = '9812';
 
 let sys: System;
 let admin: Key;
@@ -30,6 +32,7 @@ beforeAll(async () => {
   const moderatorKey = (id: string) => sys.createKey(['--permission', 'reports.handle_reports', '--permission', 'reports.view_reports', '--moderator', id]);
   [admin, alice, bob] = await Promise.all([sys.createKey(['--admin']), moderatorKey('m-alice'), moderatorKey('m-bob')]);
   await sys.addUser(PLAYER, 'griefer', 'The Griefer', 'https://avatars.example.test/griefer.png');
+  await sys.addUser(OTHER_PLAYER, 'camper', 'Spawn Camper');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -140,6 +143,10 @@ describe('the console in a real headless browser', () => {
     });
     const res = await sys.post('/v1/reports/new', admin.auth, body);
     expect(res.status).toBe(200);
+    for (const reporter of ['console-2', 'console-3']) {
+      expect((await sys.post('/v1/reports/new', admin.auth, report(OTHER_PLAYER, reporter))).status).toBe(200);
+    }
+    await alicePage.getByRole('link', { name: `Player ${OTHER_PLAYER}`, exact: true }).waitFor({ timeout: 15_000 });
     const row = alicePage.getByRole('link', { name: `Player ${PLAYER}`, exact: true });
     await row.waitFor({ timeout: 15_000 });
     expect(await alicePage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);

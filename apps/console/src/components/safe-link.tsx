@@ -1,3 +1,5 @@
+import { useState } from 'react';
+
 /** An http(s) URL, or null for anything else (javascript:, data:, relative paths...). */
 export function webUrl(raw: string): string | null {
   try {
@@ -22,9 +24,16 @@ export function SafeLink({ href, label }: { href: string; label?: string }) {
   );
 }
 
-/** A player's avatar when its URL is http(s); nothing otherwise. */
+/** A player's avatar when its URL is http(s) and loads; their initial otherwise. */
 export function Avatar({ src, name }: { src: string | null | undefined; name: string }) {
   const url = src ? webUrl(src) : null;
-  if (!url) return <span className="avatar avatar-empty" aria-hidden="true" />;
-  return <img className="avatar" src={url} alt={`Avatar of ${name}`} width={64} height={64} referrerPolicy="no-referrer" />;
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!url || failed === url) {
+    return (
+      <span className="avatar avatar-empty" aria-hidden="true">
+        {name.trim().charAt(0).toUpperCase()}
+      </span>
+    );
+  }
+  return <img className="avatar" src={url} alt={`Avatar of ${name}`} width={64} height={64} referrerPolicy="no-referrer" onError={() => setFailed(url)} />;
 }

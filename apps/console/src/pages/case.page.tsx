@@ -12,7 +12,13 @@ import { api } from '../api/client';
 const CASE = '/v1/cases/{caseId}';
 
 export function CasePage({ caseId, me }: { caseId: string; me: Me }) {
-  if (!hasEndpoint('get', CASE)) return <Unavailable what="Case" endpoint={`GET ${CASE}`} />;
+  if (!hasEndpoint('get', CASE)) {
+    return (
+      <main>
+        <Unavailable what="Case" endpoint={`GET ${CASE}`} />
+      </main>
+    );
+  }
   return <CaseView caseId={caseId} me={me} />;
 }
 

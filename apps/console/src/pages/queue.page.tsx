@@ -11,7 +11,13 @@ const STATES = ['', 'open', 'claimed', 'approved', 'dismissed'] as const;
 const FLAGS = ['', 'suspected_brigade', 'sla_breached'] as const;
 
 export function QueuePage() {
-  if (!hasEndpoint('get', CASES)) return <Unavailable what="Queue" endpoint={`GET ${CASES}`} />;
+  if (!hasEndpoint('get', CASES)) {
+    return (
+      <main>
+        <Unavailable what="Queue" endpoint={`GET ${CASES}`} />
+      </main>
+    );
+  }
   return <Queue />;
 }
 

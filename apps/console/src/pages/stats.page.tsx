@@ -32,7 +32,13 @@ const SERIES: { title: string; of: (s: Stats) => number }[] = [
 ];
 
 export function StatsPage() {
-  if (!hasEndpoint('get', STATS)) return <Unavailable what="Stats" endpoint={`GET ${STATS}`} />;
+  if (!hasEndpoint('get', STATS)) {
+    return (
+      <main>
+        <Unavailable what="Stats" endpoint={`GET ${STATS}`} />
+      </main>
+    );
+  }
   return <StatsView />;
 }
 
