@@ -1,14 +1,5 @@
 import { useState } from 'react';
-
-/** An http(s) URL, or null for anything else (javascript:, data:, relative paths...). */
-export function webUrl(raw: string): string | null {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
+import { webUrl } from './safe-url';
 
 /**
  * Evidence and other URLs that reporters typed: a link only when it is http(s), opened without
