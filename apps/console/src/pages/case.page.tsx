@@ -108,7 +108,7 @@ function CaseView({ caseId, me }: { caseId: string; me: Me }) {
               ) : (
                 <section aria-labelledby="sanctions-title">
                   <h2 id="sanctions-title">Sanctions</h2>
-                  {c.sanctions.length === 0 ? <p>No sanctions.</p> : c.sanctions.map((s: (typeof c.sanctions)[number], i: number) => <p key={i}>{`${s.kind}: ${s.status}`}</p>)}
+                  {c.sanctions.length === 0 ? <p>No sanctions.</p> : c.sanctions.map((s: (typeof c.sanctions)[number], i: number) => <p key={i}>{`${s.kind}: ${s.state}`}</p>)}
                 </section>
               )}
             </div>

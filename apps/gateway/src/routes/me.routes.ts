@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, MeResponse } from '@rm/contracts';
+import { errorResponses, MeResponse } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { describeKey } from '../use-cases/describe-key.js';
 
@@ -8,7 +8,14 @@ export function meRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/me',
-      { schema: { response: { 200: MeResponse, 401: ErrorResponse, 429: ErrorResponse, 500: ErrorResponse } } },
+      {
+        schema: {
+          operationId: 'getMe',
+          summary: 'The calling API key: its permissions and the moderator it is bound to',
+          tags: ['moderation'],
+          response: { 200: MeResponse, ...errorResponses(false) },
+        },
+      },
       async (req) => describeKey(deps.store, req.apiKey),
     );
   };
