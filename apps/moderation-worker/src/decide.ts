@@ -40,7 +40,8 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const p = plan(c, { action: job.action, moderatorId: job.moderatorId, bypassClaimCheck: job.action === 'unclaim' && job.bypassClaimCheck });
     if (!p.ok) {
       const claimer = p.claimer ? await store.getModerator(p.claimer) : null;
-      throw new AppError(p.code, claimer ? `${p.message} by ${claimer.username}` : p.message);
+      // "The case is claimed by alice": the claimer by name, as moderators know each other.
+      throw new AppError(p.code, p.claimer ? `${p.message} by ${claimer?.username ?? 'another moderator'}` : p.message);
     }
     const reports = await store.caseReportIds(c.id);
     // Posted before the transition, keyed by the decision: a retry re-uses the same message.

@@ -31,12 +31,12 @@ export function plan(c: CaseRecord, cmd: Command): Plan {
     case 'unclaim':
       if (decided(c.state)) return refuse('INVALID_STATE', `The case is ${c.state}; there is no claim to release`);
       if (c.state === 'open') return refuse('INVALID_STATE', 'The case is open and not claimed');
-      if (someoneElses && !cmd.bypassClaimCheck) return refuse('CLAIMED_BY_OTHER', 'The case is claimed by another moderator', c.claimedBy!);
+      if (someoneElses && !cmd.bypassClaimCheck) return refuse('CLAIMED_BY_OTHER', 'The case is claimed', c.claimedBy!);
       return { ok: true, next: { state: 'open', claimedBy: null } };
     case 'approve':
     case 'dismiss':
       if (decided(c.state)) return refuse('INVALID_STATE', `The case is already ${c.state}; undo it first`);
-      if (someoneElses) return refuse('CLAIMED_BY_OTHER', 'The case is claimed by another moderator', c.claimedBy!);
+      if (someoneElses) return refuse('CLAIMED_BY_OTHER', 'The case is claimed', c.claimedBy!);
       return cmd.action === 'approve'
         ? { ok: true, next: { state: 'approved', claimedBy: cmd.moderatorId }, ban: 'set' }
         : { ok: true, next: { state: 'dismissed', claimedBy: cmd.moderatorId } };

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@rm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorShape, report, System, type Key } from './harness.js';
 
@@ -58,7 +59,7 @@ describe('GET /v1/me', () => {
     expect((await sys.get('/v1/me', plain.auth)).body).toEqual({ success: true, key: { id: plain.key, name: 'test', permissions: ['reports.handle_reports'] }, moderator: null });
     const res = await sys.get('/v1/me', admin.auth);
     expect(res.body.moderator).toBeNull();
-    expect([...res.body.key.permissions].sort()).toEqual(['reports.handle_reports', 'reports.submit_report', 'reports.view_reports']);
+    expect([...res.body.key.permissions].sort()).toEqual([...PERMISSIONS].sort());
   });
 
   it('without a valid key: 401 in the error shape', async () => {

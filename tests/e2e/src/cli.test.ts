@@ -22,7 +22,8 @@ describe('apikey', () => {
     const r = await sys.cli(['apikey', 'create', '--name', 'game-server', '--permission', 'reports.submit_report', '--permission', 'reports.view_reports', '--elevated', '--rate-limit', '600', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out).sort()).toEqual(['admin', 'elevated', 'key', 'name', 'permissions', 'rateLimit', 'secret']);
+    expect(Object.keys(out).sort()).toEqual(['admin', 'elevated', 'key', 'moderatorId', 'name', 'permissions', 'rateLimit', 'secret']);
+    expect(out.moderatorId).toBeNull();
     expect(out).toMatchObject({ name: 'game-server', permissions: ['reports.submit_report', 'reports.view_reports'], elevated: true, admin: false, rateLimit: 600 });
     const db = readFileSync(join(sys.dataDir, 'reports.db'));
     expect(db.includes(out.key)).toBe(true);
