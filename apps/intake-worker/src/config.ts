@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { notifyPolicyShape } from '@rm/delivery';
-import { commonConfig, env, queuePolicyShape, workerConfigShape } from '@rm/runtime';
+import { commonConfig, env, workerConfigShape } from '@rm/runtime';
 
 export const intakeConfig = commonConfig.extend({
   ...workerConfigShape,
@@ -12,11 +12,9 @@ export const intakeConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Intake jobs processed at once by this process. */
   INTAKE_CONCURRENCY: env.positiveInt(50),
-  // A case a report opens starts its SLA here (SLA, SLA_BY_CATEGORY; CLAIM_TTL is declared with them).
-  ...queuePolicyShape,
   /** Longest wait between two attempts of an intake job; it is retried until its reports are stored. */
   INTAKE_RETRY_MAX_MS: env.positiveInt(60_000),
-  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  /** The triage policy file (docs/triage.md), whose `sla` times the cases reports open here; a bad one stops the process at start. */
   ...triageConfigShape,
 });
 export type IntakeConfig = z.infer<typeof intakeConfig>;

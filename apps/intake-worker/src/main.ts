@@ -1,7 +1,7 @@
 import { createNotifier } from '@rm/delivery';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createDeadlines, createLogger, loadConfig, MicroBatcher, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createDeadlines, createLogger, loadConfig, MicroBatcher, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore, type NewReport } from '@rm/storage';
 import { intakeConfig } from './config.js';
 import { storeReports } from './store-report.js';
@@ -22,7 +22,7 @@ runMain('intake-worker', async () => {
     directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
     guard: new ReportGuard(redis, config.QUEUE_PREFIX),
     notify: notifier.notify,
-    startSla: slaStarter(deadlines, queuePolicy(config)),
+    startSla: slaStarter(deadlines, config.TRIAGE_POLICY),
     log,
   };
 

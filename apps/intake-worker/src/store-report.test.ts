@@ -8,7 +8,8 @@ import { QUEUES, type IntakeJob, type IntakeReport } from '@rm/contracts';
 import { embeddedDirectory } from '@rm/platforms';
 import { ReportGuard, stamped, type Stamped } from '@rm/report-guard';
 import { createNotifier, type Notifier } from '@rm/delivery';
-import { createDeadlines, createLogger, openQueue, queuePolicy, type Deadlines } from '@rm/runtime';
+import { createDeadlines, createLogger, openQueue, type Deadlines } from '@rm/runtime';
+import { DEFAULT_POLICY } from '@rm/triage';
 import { openSqliteStore, type Store } from '@rm/storage';
 import { slaStarter } from './start-sla.js';
 import { storeReports, type IntakeDeps } from './store-report.js';
@@ -45,7 +46,7 @@ beforeEach(async () => {
     directory: embeddedDirectory(store),
     guard,
     notify: notifier.notify,
-    startSla: slaStarter(deadlines, queuePolicy({ CLAIM_TTL: 60_000, SLA: 60_000, SLA_BY_CATEGORY: new Map() })),
+    startSla: slaStarter(deadlines, DEFAULT_POLICY),
     log: createLogger('intake-test', 'silent'),
   };
 });

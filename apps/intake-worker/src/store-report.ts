@@ -11,7 +11,7 @@ export interface IntakeDeps {
   guard: ReportGuard;
   notify: (job: NotificationJob) => Promise<void>;
   /** Starts the SLA of a case a report opened (see start-sla.ts). */
-  startSla: (caseId: string, userId: string, openedAt: number) => Promise<void>;
+  startSla: (caseId: string, report: Pick<NewReport, 'answers'>, openedAt: number) => Promise<void>;
   log: Pick<Logger, 'warn'>;
 }
 
@@ -72,7 +72,7 @@ async function storeReport(deps: IntakeDeps, job: IntakeReport): Promise<SavedRe
     deps.notify(saved.openedCase ? { kind: 'case.opened', ...about } : { kind: 'case.appended', ...about }),
     // A redelivered report (created: false) may have opened its case before a crash: schedule
     // again, which adds nothing when the check is already there.
-    saved.openedCase || !saved.created ? deps.startSla(saved.caseId, job.userId, job.receivedAt) : undefined,
+    saved.openedCase || !saved.created ? deps.startSla(saved.caseId, job, job.receivedAt) : undefined,
   ]);
   return saved;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { chatConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { notifyPolicyShape } from '@rm/delivery';
-import { commonConfig, env, queuePolicyShape, workerConfigShape } from '@rm/runtime';
+import { commonConfig, env, workerConfigShape } from '@rm/runtime';
 
 export const moderationConfig = commonConfig.extend({
   ...workerConfigShape,
@@ -14,13 +14,11 @@ export const moderationConfig = commonConfig.extend({
   ...notifyPolicyShape,
   /** Decision jobs processed at once by this process. */
   MODERATION_CONCURRENCY: env.positiveInt(10),
-  // Queue health: claims expire after CLAIM_TTL, unclaimed cases escalate after their SLA.
-  ...queuePolicyShape,
   /** Chat channel where cases that breached their SLA are escalated. */
   ESCALATION_CHANNEL_ID: env.string('escalations'),
   /** Deadline jobs (claim expiry, SLA check) processed at once by this process. */
   DEADLINE_CONCURRENCY: env.positiveInt(5),
-  /** The triage policy file (docs/triage.md); a bad one stops the process at start. */
+  /** The triage policy file (docs/triage.md): its `claimTtl` and `sla` time claims and unclaimed cases; a bad one stops the process at start. */
   ...triageConfigShape,
 });
 export type ModerationConfig = z.infer<typeof moderationConfig>;

@@ -69,7 +69,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
       throw err;
     }
     await carryOut(deps, job.decisionId);
-    await scheduleDeadlines(deps, job, { caseId: c.id, at }, c.userId);
+    await scheduleDeadlines(deps, job, { caseId: c.id, at });
     return result;
   }
   throw new AppError('INTERNAL', 'The case kept changing under concurrent decisions; try again');
@@ -80,7 +80,7 @@ async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEven
   await carryOut(deps, job.decisionId);
   const c = await deps.store.getCase(earlier.caseId);
   // Deadlines are keyed by the decision, so scheduling them again adds nothing.
-  if (c) await scheduleDeadlines(deps, job, { caseId: c.id, at: earlier.at }, c.userId);
+  if (c) await scheduleDeadlines(deps, job, { caseId: c.id, at: earlier.at });
   return earlier.result as DecisionResult;
 }
 

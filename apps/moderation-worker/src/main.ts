@@ -1,12 +1,14 @@
-import { createLogger, installQueueHealthMetrics, loadConfig, createDeadlines, openQueue, queuePolicy, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createLogger, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
+import { queueSettingsOf } from '@rm/triage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
 import { GuardRebuild, REBUILD_CHECK_MS } from './guard-rebuild.js';
 import { handleDeadline } from './handle-deadline.js';
+import { installQueueHealthMetrics } from './queue-health-metrics.js';
 import { handleSanctionJob, scheduleExpiry, scheduleSweep } from './sanction-jobs.js';
 
 let logger: Logger | undefined;
@@ -35,10 +37,11 @@ runMain('moderation-worker', async () => {
     chat: createChatPlatform(config, store),
     relay,
     deadlines,
-    policy: queuePolicy(config),
+    policy: queueSettingsOf(config.TRIAGE_POLICY),
+    triagePolicy: config.TRIAGE_POLICY,
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
-  const queueHealth = installQueueHealthMetrics(ops.metrics, () => store.listOpenCases());
+  const queueHealth = installQueueHealthMetrics(ops.metrics, store);
   await scheduleSweep(sanctionsQueue);
   // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
   const rebuild = new GuardRebuild({ store, redis, prefix: config.QUEUE_PREFIX, userSync, guard: new ReportGuard(redis, config.QUEUE_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });
@@ -73,5 +76,5 @@ runMain('moderation-worker', async () => {
     { concurrency: config.DEADLINE_CONCURRENCY },
   );
   consume('sanctions', handleSanctionJob({ store, relay }), { concurrency: 2 });
-  log.info({ concurrency: config.MODERATION_CONCURRENCY, claimTtlMs: config.CLAIM_TTL, slaMs: config.SLA }, 'moderation worker running');
+  log.info({ concurrency: config.MODERATION_CONCURRENCY, claimTtlMs: deps.policy.claimTtlMs }, 'moderation worker running');
 }, () => logger);

@@ -1,5 +1,5 @@
 import type { DecisionJob } from '@rm/contracts';
-import { categoryOf } from '@rm/runtime';
+import { caseCategory } from '@rm/triage';
 import type { DeadlineDeps } from './deadlines-deps.js';
 
 /**
@@ -7,12 +7,12 @@ import type { DeadlineDeps } from './deadlines-deps.js';
  * the case, whose SLA runs again. Called after every applied decision and again by a redelivered
  * one: the job ids derive from the decision, so nothing is scheduled twice.
  */
-export async function scheduleDeadlines(deps: DeadlineDeps, job: DecisionJob, applied: { caseId: string; at: number }, userId: string): Promise<void> {
+export async function scheduleDeadlines(deps: DeadlineDeps, job: DecisionJob, applied: { caseId: string; at: number }): Promise<void> {
   const { caseId, at } = applied;
   if (job.action === 'claim') {
     await deps.deadlines.schedule({ kind: 'claim.expiry', caseId, claimDecisionId: job.decisionId }, at + deps.policy.claimTtlMs);
   } else if (job.action === 'undo') {
-    const category = categoryOf({ caseId, userId });
+    const category = caseCategory(deps.triagePolicy, await deps.store.getCaseTriage(caseId));
     await deps.deadlines.schedule({ kind: 'sla.check', caseId, openingId: job.decisionId, category }, at + deps.policy.slaMs(category));
   }
 }

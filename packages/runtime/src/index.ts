@@ -19,6 +19,4 @@ export * from './batching-producer.js';
 export * from './worker-process.js';
 export * from './queues.js';
 export * from './redis-check.js';
-export * from './queue-policy.js';
 export * from './deadlines.js';
-export * from './queue-health-metrics.js';

@@ -2,11 +2,14 @@ import type { CaseTriageRecord } from '@rm/storage';
 import { durationMs } from './duration.js';
 import type { TriagePolicy } from './policy.js';
 
-/**
- * The policy's settings for claim expiry and SLA escalation, in the shape queue health reads
- * (`QueuePolicy` of @rm/runtime), so its CLAIM_TTL / SLA / SLA_BY_CATEGORY can give way to the policy.
- */
-export function queueSettingsOf(policy: TriagePolicy): { claimTtlMs: number; slaMs(category: string): number } {
+/** What queue health times: how long a claim lasts, how long a case of a category may wait unclaimed. */
+export interface QueuePolicy {
+  claimTtlMs: number;
+  slaMs(category: string): number;
+}
+
+/** The policy's settings for claim expiry and SLA escalation; a category it does not name gets the default's SLA. */
+export function queueSettingsOf(policy: TriagePolicy): QueuePolicy {
   const fallback = durationMs(policy.categories[policy.category.default]!.sla);
   return {
     claimTtlMs: durationMs(policy.claimTtl),

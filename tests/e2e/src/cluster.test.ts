@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report, System, type Key } from './harness.js';
 import { RedisCluster } from './redis-cluster.js';
+import { TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // The whole system on a real 3-master Redis Cluster (REDIS_CLUSTER_NODES), all of its processes.
 let cluster: RedisCluster;
@@ -11,7 +12,7 @@ const users = Array.from({ length: 12 }, (_, i) => String(7100 + i));
 beforeAll(async () => {
   cluster = await RedisCluster.start(3);
   sys = await System.start({
-    env: { REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}`, REDIS_CLUSTER_NODES: cluster.nodes, MAX_REPORTS_PER_DAY: '1000', CLAIM_TTL: 'PT3S' },
+    env: { REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}`, REDIS_CLUSTER_NODES: cluster.nodes, MAX_REPORTS_PER_DAY: '1000', TRIAGE_POLICY: writePolicy({ ...TEST_POLICY, rules: [], claimTtl: 'PT3S' }) },
   });
   admin = await sys.createKey(['--admin']);
   for (const u of users) await sys.addUser(u);

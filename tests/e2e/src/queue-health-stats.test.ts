@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorShape, report, System, type Key } from './harness.js';
 import { endpoint, loadContract, names } from './spec.js';
 
-// GET /v1/stats on a system of its own, with the default claim TTL and SLA (nothing expires while
+// GET /v1/stats on a system of its own, with the default policy's claim TTL and SLA (nothing expires while
 // it runs), so every figure is known: three cases, two decided, one decision undone.
 let sys: System;
 let admin: Key;
@@ -64,7 +64,7 @@ describe('GET /v1/stats', () => {
     expect(s.byModerator[0]).toMatchObject({ moderatorId: 'm1', claimed: 0, decisions: { ...zero, claim: 2, approve: 1, dismiss: 1 }, overturnRate: 0.5 });
     expect(s.byModerator[1]).toMatchObject({ moderatorId: 'm2', claimed: 1, decisions: { ...zero, claim: 1, undo: 1 }, overturnRate: null, medianTimeToDecisionMs: null });
     expect(s.byCategory).toEqual([
-      expect.objectContaining({ category: 'uncategorized', open: 1, claimed: 1, slaBreaches: 0, decisions: s.decisions, overturnRate: 0.5 }),
+      expect.objectContaining({ category: 'other', open: 1, claimed: 1, slaBreaches: 0, decisions: s.decisions, overturnRate: 0.5 }),
     ]);
   });
 

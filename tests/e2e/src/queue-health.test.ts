@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, report, System, type Key } from './harness.js';
+import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // Claims that expire and SLAs that escalate: delayed jobs on the deadlines queue, run by the
-// moderation worker. TTLs of a few seconds here; the production defaults are PT30M and PT1H.
+// moderation worker, timed by the triage policy's claimTtl and per-category sla. A few seconds
+// here for `other` (the category of `report()`); cheating cases wait a day.
 const CLAIM_TTL_S = 10;
 const SLA_S = 8;
+const POLICY = {
+  ...TEST_POLICY,
+  rules: [],
+  categories: { ...TEST_POLICY.categories, cheating: { severity: 5, sla: 'P1D' }, other: { severity: 0, sla: `PT${SLA_S}S` } },
+  claimTtl: `PT${CLAIM_TTL_S}S`,
+};
 
 let sys: System;
 let admin: Key;
@@ -15,7 +23,7 @@ let nextReporter = 0;
 beforeAll(async () => {
   metricsPort = await freePort();
   sys = await System.start({
-    env: { MAX_REPORTS_PER_DAY: '1000', CLAIM_TTL: `PT${CLAIM_TTL_S}S`, SLA: `PT${SLA_S}S` },
+    env: { MAX_REPORTS_PER_DAY: '1000', TRIAGE_POLICY: writePolicy(POLICY) },
     appEnv: { moderation: { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' } },
   });
   admin = await sys.createKey(['--admin']);
@@ -55,7 +63,7 @@ async function ranDeadlines(kind: string): Promise<{ data: any; returnvalue: str
 }
 
 describe('claims expire', () => {
-  it('a claim not followed by a decision is released by the system after CLAIM_TTL, across a restart of every process', async () => {
+  it('a claim not followed by a decision is released by the system after the policy claimTtl, across a restart of every process', async () => {
     const { reportId } = await openCase();
     expect((await act('claim', reportId, 'm1')).status).toBe(200);
     const claimedAt = Date.now();
@@ -112,7 +120,7 @@ describe('SLA escalation', () => {
   const escalations = async (reportId: string) => (await messages()).filter((m) => m.channel === 'escalations' && m.content.includes(reportId));
   const breachesMetric = async () => {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    return Number(/^rm_sla_breaches_total\{category="uncategorized"[^}]*\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    return Number(/^rm_sla_breaches_total\{category="other"[^}]*\} (\d+)$/m.exec(text)?.[1] ?? 0);
   };
 
   it('a case still unclaimed after its SLA is escalated once: escalation channel, flag, metric; a claimed one is not', async () => {
@@ -140,8 +148,6 @@ describe('SLA escalation', () => {
     await sys.waitFor(async () => (await q.getJobs(['delayed', 'waiting', 'active'])).every((j) => j.name !== 'sla.check'), 30_000, 'every SLA check ran');
     expect(await escalations(taken.reportId)).toHaveLength(0);
 
-    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    expect(metrics).toMatch(/^rm_open_cases\{band="all",state="open"[^}]*\} \d+$/m);
   }, 90_000);
 
   it('an undo reopens the case and its SLA runs again: escalated once more for the new opening', async () => {
@@ -183,11 +189,11 @@ describe('deadlines schedule (CLI)', () => {
     await sys.waitFor(async () => (await messages()).some((m) => m.channel === 'escalations' && m.content.includes(waiting.reportId)), 30_000, 'the escalation');
   }, 90_000);
 
-  it('refuses an invalid setting with one line naming it', async () => {
-    const out = await sys.cli(['deadlines', 'schedule'], { CLAIM_TTL: '30 minutes' });
+  it('refuses an invalid policy file with one line naming the field', async () => {
+    const out = await sys.cli(['deadlines', 'schedule'], { TRIAGE_POLICY: writePolicy({ ...POLICY, claimTtl: '30 minutes' }) });
     expect(out.code).toBe(1);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
-    expect(out.stderr).toMatch(/CLAIM_TTL/);
+    expect(out.stderr).toMatch(/TRIAGE_POLICY: claimTtl: must be a positive ISO 8601 duration/);
   });
 });
 
@@ -199,9 +205,32 @@ describe('GET /v1/stats on this system', () => {
     expect(res.body.slaBreaches).toBeGreaterThanOrEqual(2);
     // The escalated cases still open carry the stored flag.
     expect(res.body.openSlaBreached).toBeGreaterThanOrEqual(1);
-    expect(res.body.byCategory).toEqual([expect.objectContaining({ category: 'uncategorized', slaBreaches: res.body.slaBreaches })]);
+    expect(res.body.byCategory).toEqual([expect.objectContaining({ category: 'other', slaBreaches: res.body.slaBreaches })]);
     // An expiry counts against the moderator whose claim expired.
     const m1 = res.body.byModerator.find((m: { moderatorId: string }) => m.moderatorId === 'm1');
     expect(m1.decisions.expire).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a case's category and priority band come from its triage: its own SLA, its own figures, band high", async () => {
+    const userId = String(nextUser++);
+    await sys.addUser(userId);
+    const res = await sys.post('/v1/reports/new', admin.auth, categorized(userId, `qh-rep-${nextReporter++}`, 'cheating'));
+    expect(res.status).toBe(200);
+    // Triaged by the notification worker: severity 5 × weight 10 = 50, the high band.
+    await sys.waitFor(async () => {
+      const s = await sys.get('/v1/stats?window=P1D', admin.auth);
+      return s.body.byCategory.some((c: { category: string; open: number }) => c.category === 'cheating' && c.open === 1);
+    }, 15_000, 'the cheating case counted in its category');
+    const metrics = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(await metrics()).toMatch(/^rm_open_cases\{band="high",state="open"[^}]*\} 1$/m);
+    // Cases of `other` (severity 0) are low.
+    expect(await metrics()).toMatch(/^rm_open_cases\{band="low",state="open"[^}]*\} [1-9]\d*$/m);
+    // Its SLA is the cheating one (a day), not the few seconds of `other`.
+    const checks = await sys.queue('deadlines').getJobs(['delayed']);
+    const check = checks.find((j) => j.name === 'sla.check' && j.data.category === 'cheating');
+    expect(check).toBeDefined();
+    expect(check!.opts.delay).toBeGreaterThan(23 * 3_600_000);
+    const s = await sys.get('/v1/stats?window=P1D', admin.auth);
+    expect(s.body.byCategory.find((c: { category: string }) => c.category === 'cheating')).toEqual(expect.objectContaining({ open: 1, slaBreaches: 0 }));
   });
 });

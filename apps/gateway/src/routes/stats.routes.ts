@@ -19,7 +19,7 @@ export function statsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: StatsResponse, ...errorResponses(false) },
         },
       },
-      async (request) => queueStats(deps.store, request.query),
+      async (request) => queueStats(deps.store, deps.config.TRIAGE_POLICY, request.query),
     );
   };
 }

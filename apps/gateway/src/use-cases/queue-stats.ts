@@ -1,10 +1,10 @@
 import { parseIsoDuration, type StatsQuery, type StatsResponse } from '@rm/contracts';
-import { categoryOf } from '@rm/runtime';
 import type { Store } from '@rm/storage';
+import { caseCategory, type TriagePolicy } from '@rm/triage';
 import { statsFigures } from './stats-figures.js';
 
 /** GET /v1/stats: the queue now, and what happened in the window (an ISO 8601 duration back from now). */
-export async function queueStats(store: Store, query: StatsQuery, now = Date.now()): Promise<StatsResponse> {
+export async function queueStats(store: Store, policy: TriagePolicy, query: StatsQuery, now = Date.now()): Promise<StatsResponse> {
   // The query schema accepted only positive durations.
   const since = now - parseIsoDuration(query.window)!;
   const [openCases, reportsReceived, timelines, breaches] = await Promise.all([
@@ -13,5 +13,10 @@ export async function queueStats(store: Store, query: StatsQuery, now = Date.now
     store.caseTimelinesSince(since),
     store.slaBreachesSince(since),
   ]);
+  // Each case's category (its most severe, by the triage policy), its triage read once and in parallel.
+  const caseIds = [...new Set([...openCases.map((c) => c.caseId), ...timelines.map((t) => t.caseId)])];
+  const triages = await Promise.all(caseIds.map((id) => store.getCaseTriage(id)));
+  const categories = new Map(caseIds.map((id, i) => [id, caseCategory(policy, triages[i] ?? null)]));
+  const categoryOf = (c: { caseId: string }) => categories.get(c.caseId) ?? policy.category.default;
   return statsFigures({ window: query.window, since, until: now, openCases, reportsReceived, timelines, breaches, categoryOf });
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { CASE_CREATED_OPENING } from '@rm/contracts';
-import { categoryOf, createDeadlines, loadConfig, queuePolicy, queuePolicyConfig } from '@rm/runtime';
+import { createDeadlines } from '@rm/runtime';
+import { caseCategory, policyFromEnv, queueSettingsOf } from '@rm/triage';
 import { print, type CliContext } from '../context.js';
 
 export function deadlinesCommand(ctx: () => CliContext): Command {
@@ -9,7 +10,9 @@ export function deadlinesCommand(ctx: () => CliContext): Command {
     .command('schedule')
     .description('schedules the SLA check of every open case and the expiry of every claim, as the services do when cases open and claims land (for cases from before an upgrade); repeating it schedules nothing twice')
     .action(async () => {
-      const policy = queuePolicy(loadConfig(queuePolicyConfig));
+      // The services' TRIAGE_POLICY: its claimTtl and sla time the deadlines; a bad file fails in one line naming the field.
+      const triagePolicy = policyFromEnv();
+      const policy = queueSettingsOf(triagePolicy);
       const context = ctx();
       const store = await context.getStore();
       const deadlines = createDeadlines(await context.redis(), context.config.QUEUE_PREFIX);
@@ -20,7 +23,7 @@ export function deadlinesCommand(ctx: () => CliContext): Command {
           const history = await store.caseHistory(c.caseId);
           const undo = history.findLast((e) => e.action === 'undo');
           const opening = undo ? { id: undo.decisionId, at: undo.at } : { id: CASE_CREATED_OPENING, at: c.createdAt };
-          const category = categoryOf(c);
+          const category = caseCategory(triagePolicy, await store.getCaseTriage(c.caseId));
           await deadlines.schedule({ kind: 'sla.check', caseId: c.caseId, openingId: opening.id, category }, opening.at + policy.slaMs(category));
           // A claimed case's latest decision is its claim: only a claim leads to that state.
           const claim = history.at(-1);
