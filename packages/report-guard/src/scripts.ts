@@ -223,15 +223,25 @@ return 'abandoned'
 `;
 
 /**
+ * Lua unpacks at most a few thousand values at once (a case of 10,000 reporters failed the whole
+ * script), so a script that adds or removes many members of a set does it in chunks.
+ */
+export const IN_CHUNKS = `
+local function inChunks(command, key, from, to)
+  for i = from, to, 1000 do redis.call(command, key, unpack(ARGV, i, math.min(i + 999, to))) end
+end
+`;
+
+/**
  * Marks users' cases open and adds reporters to them. Per user, KEYS: open-case flag, reporters;
  * ARGV: how many reporter ids follow, then those ids.
  */
-export const NOTE_OPEN_CASES = `
+export const NOTE_OPEN_CASES = `${IN_CHUNKS}
 local a = 1
 for k = 1, #KEYS, 2 do
   redis.call('SET', KEYS[k], '1')
   local n = tonumber(ARGV[a])
-  if n > 0 then redis.call('SADD', KEYS[k + 1], unpack(ARGV, a + 1, a + n)) end
+  if n > 0 then inChunks('SADD', KEYS[k + 1], a + 1, a + n) end
   a = a + n + 1
 end
 return 'ok'
@@ -241,11 +251,11 @@ return 'ok'
  * KEYS: banned flag, open-case flag, reporters. ARGV: 1 if banned, 1 if the user has an open case,
  * then its reporter ids. Sets the user's view to exactly that (reporters only ever added).
  */
-export const SYNC_USER = `
+export const SYNC_USER = `${IN_CHUNKS}
 if ARGV[1] == '1' then redis.call('SET', KEYS[1], '1') else redis.call('DEL', KEYS[1]) end
 if ARGV[2] == '1' then
   redis.call('SET', KEYS[2], '1')
-  if #ARGV > 2 then redis.call('SADD', KEYS[3], unpack(ARGV, 3)) end
+  if #ARGV > 2 then inChunks('SADD', KEYS[3], 3, #ARGV) end
 else
   redis.call('DEL', KEYS[2], KEYS[3])
 end

@@ -43,6 +43,21 @@ describe('UserStateSync', () => {
   });
 });
 
+describe('a case with many reporters', () => {
+  it('is noted, closed and reopened whole (Lua cannot unpack 10,000 values at once)', async () => {
+    const prefix = fresh();
+    const sync = new UserStateSync(redis, prefix);
+    const guard = new ReportGuard(redis, prefix);
+    const many = reporters(...Array.from({ length: 10_000 }, (_, i) => `r${i}`));
+    await guard.noteOpenCase('u1', many);
+    expect(await ask(guard, 'r9999')).toEqual({ ok: false, refusal: 'duplicate' });
+    await sync.apply('u1', { version: 0, banned: false }, { kind: 'close', reporters: many });
+    expect(await ask(guard, 'r9999')).toEqual({ ok: true });
+    await sync.apply('u1', { version: 0, banned: false }, { kind: 'reopen', reporters: many });
+    expect(await ask(guard, 'r0')).toEqual({ ok: false, refusal: 'duplicate' });
+  });
+});
+
 describe('SanctionStatusCache', () => {
   it('keeps the newest answer: an older rebuild cannot overwrite a change, a tombstone is a miss', async () => {
     const cache = new SanctionStatusCache(redis, fresh());

@@ -1,5 +1,6 @@
 import type { Redis } from '@rm/runtime';
 import { nameOf, type Reporter } from './report-guard.js';
+import { IN_CHUNKS } from './scripts.js';
 
 /**
  * KEYS: banned flag, its version, open-case flag, reporters (one user's slot). ARGV: the user's
@@ -11,7 +12,7 @@ import { nameOf, type Reporter } from './report-guard.js';
  * left: a report accepted meanwhile (its reporter added by the submit, its case not stored yet)
  * keeps its mark. Reopening adds the case's reporters back.
  */
-const APPLY_USER_CHANGE = `
+const APPLY_USER_CHANGE = `${IN_CHUNKS}
 local version = tonumber(ARGV[1])
 local current = tonumber(redis.call('GET', KEYS[2]) or '-1')
 if version > current then
@@ -19,11 +20,11 @@ if version > current then
   if ARGV[2] == '1' then redis.call('SET', KEYS[1], '1') else redis.call('DEL', KEYS[1]) end
 end
 if ARGV[3] == 'close' then
-  if #ARGV > 3 then redis.call('SREM', KEYS[4], unpack(ARGV, 4)) end
+  if #ARGV > 3 then inChunks('SREM', KEYS[4], 4, #ARGV) end
   if redis.call('SCARD', KEYS[4]) == 0 then redis.call('DEL', KEYS[3]) end
 elseif ARGV[3] == 'reopen' then
   redis.call('SET', KEYS[3], '1')
-  if #ARGV > 3 then redis.call('SADD', KEYS[4], unpack(ARGV, 4)) end
+  if #ARGV > 3 then inChunks('SADD', KEYS[4], 4, #ARGV) end
 end
 return 'ok'
 `;

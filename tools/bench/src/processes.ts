@@ -15,13 +15,18 @@ function profileArgs(name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 }
 
-/** Starts a built entry point as its own process (with `node` flags); its stderr is kept for error messages. */
+/**
+ * Starts a built entry point as its own process (with `node` flags); the tail of its output (the
+ * processes log to stdout) is kept for the message when it exits with an error.
+ */
 export function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv, node: string[] = []): Proc {
-  const child: ChildProcess = spawn(process.execPath, [...node, ...profileArgs(name), join(ROOT, entry)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
+  const child: ChildProcess = spawn(process.execPath, [...node, ...profileArgs(name), join(ROOT, entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (d: Buffer) => (output = (output + String(d)).slice(-2000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   child.on('exit', (code) => {
-    if (code && code !== 0) process.stderr.write(`${name} exited with ${code}: ${stderr}\n`);
+    if (code && code !== 0) process.stderr.write(`${name} exited with ${code}: ${output}\n`);
   });
   return {
     name,
