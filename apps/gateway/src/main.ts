@@ -22,28 +22,28 @@ runMain('gateway', async () => {
   const blocking = createRedis(config, { onError });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
   await checkRedisAtStart(redis, logger);
-  const intakeQueue = openQueue('intake', queueConnection, config.QUEUE_PREFIX, {
+  const intakeQueue = openQueue('intake', queueConnection, config.KEY_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.intake.attempts, backoff: QUEUES.intake.backoff, removeOnComplete: 1000, removeOnFail: false },
   });
-  const decisionsQueue = openQueue('decisions', queueConnection, config.QUEUE_PREFIX, {
+  const decisionsQueue = openQueue('decisions', queueConnection, config.KEY_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
-  const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.QUEUE_PREFIX));
+  const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.KEY_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
-  const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.QUEUE_PREFIX, 'decisions') });
+  const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.KEY_PREFIX, 'decisions') });
   await decisionEvents.waitUntilReady();
 
-  const guard = new ReportGuard(redis, config.QUEUE_PREFIX);
+  const guard = new ReportGuard(redis, config.KEY_PREFIX);
   const app = await buildApp({
     config,
     logger,
     store,
     redis,
     guard,
-    sanctionCache: new SanctionStatusCache(redis, config.QUEUE_PREFIX),
-    directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
+    sanctionCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
+    directory: createUserDirectory(config, { store, redis, prefix: config.KEY_PREFIX }),
     intakeQueue,
     intake: createIntake(intakeQueue, queueConnection, guard, logger),
     decisionsQueue,

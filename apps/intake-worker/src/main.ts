@@ -13,14 +13,14 @@ runMain('intake-worker', async () => {
   const config = loadConfig(intakeConfig);
   const log = (logger = createLogger('intake-worker', config.LOG_LEVEL));
   const { store, redis, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), ['intake']);
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
+  const notifier = createNotifier(redis, config.KEY_PREFIX, config);
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
-  const deadlines = createDeadlines(redis, config.QUEUE_PREFIX);
+  const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const deps = {
     saveReport: (report: NewReport) => saver.submit(report),
-    directory: createUserDirectory(config, { store, redis, prefix: config.QUEUE_PREFIX }),
-    guard: new ReportGuard(redis, config.QUEUE_PREFIX),
+    directory: createUserDirectory(config, { store, redis, prefix: config.KEY_PREFIX }),
+    guard: new ReportGuard(redis, config.KEY_PREFIX),
     notify: notifier.notify,
     startSla: slaStarter(deadlines, config.TRIAGE_POLICY),
     log,

@@ -17,16 +17,16 @@ runMain('moderation-worker', async () => {
   const config = loadConfig(moderationConfig);
   const log = (logger = createLogger('moderation-worker', config.LOG_LEVEL));
   const { store, redis, ops, consume } = await startWorkerProcess('moderation-worker', config, log, () => createStore(config), ['decisions', 'sanctions', 'deadlines']);
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
-  const sanctionsQueue = openQueue('sanctions', redis, config.QUEUE_PREFIX);
-  const deadlines = createDeadlines(redis, config.QUEUE_PREFIX);
-  const userSync = new UserStateSync(redis, config.QUEUE_PREFIX);
+  const notifier = createNotifier(redis, config.KEY_PREFIX, config);
+  const sanctionsQueue = openQueue('sanctions', redis, config.KEY_PREFIX);
+  const deadlines = createDeadlines(redis, config.KEY_PREFIX);
+  const userSync = new UserStateSync(redis, config.KEY_PREFIX);
   const relay = new EffectRelay({
     store,
     handlers: effectHandlers({
       store,
       userSync,
-      statusCache: new SanctionStatusCache(redis, config.QUEUE_PREFIX),
+      statusCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
       notify: notifier.notify,
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
     }),
@@ -44,7 +44,7 @@ runMain('moderation-worker', async () => {
   const queueHealth = installQueueHealthMetrics(ops.metrics, store);
   await scheduleSweep(sanctionsQueue);
   // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
-  const rebuild = new GuardRebuild({ store, redis, prefix: config.QUEUE_PREFIX, userSync, guard: new ReportGuard(redis, config.QUEUE_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });
+  const rebuild = new GuardRebuild({ store, redis, prefix: config.KEY_PREFIX, userSync, guard: new ReportGuard(redis, config.KEY_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });
   if (await rebuild.ensure()) log.info('ban flags and open-case marks rebuilt from storage');
   const rebuildTimer = setInterval(() => {
     rebuild.ensure().then(

@@ -16,10 +16,10 @@ runMain('notification-worker', async () => {
     'notifications',
     'notificationsDead',
   ]);
-  const notifier = createNotifier(redis, config.QUEUE_PREFIX, config);
-  const deadLetters = new DeadLetters(redis, config.QUEUE_PREFIX);
+  const notifier = createNotifier(redis, config.KEY_PREFIX, config);
+  const deadLetters = new DeadLetters(redis, config.KEY_PREFIX);
   // Automatic sanctions of the triage rules are decisions: the moderation worker applies them.
-  const decisionsQueue = openQueue('decisions', redis, config.QUEUE_PREFIX, {
+  const decisionsQueue = openQueue('decisions', redis, config.KEY_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.
@@ -29,8 +29,8 @@ runMain('notification-worker', async () => {
     chat: createChatPlatform(config, store),
     webhook: createDecisionWebhook(config, store),
     notify: notifier.notify,
-    syncMarks: new CaseSyncMarks(redis, config.QUEUE_PREFIX),
-    lockCase: (caseId, fn) => withLock(redis, `${config.QUEUE_PREFIX}:lock:case-message:${caseId}`, lock, fn),
+    syncMarks: new CaseSyncMarks(redis, config.KEY_PREFIX),
+    lockCase: (caseId, fn) => withLock(redis, `${config.KEY_PREFIX}:lock:case-message:${caseId}`, lock, fn),
     settings: { reportChannel: config.REPORT_CHANNEL_ID, hideUsername: config.HIDE_USERNAME },
     triage: {
       policy: config.TRIAGE_POLICY,

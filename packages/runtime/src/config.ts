@@ -17,10 +17,14 @@ export function withoutPassword(value: string | undefined): string | undefined {
  * Parses only the variables a process declares. The one place that reads process.env: callers
  * receive a typed, validated object or a ConfigError naming every bad variable.
  */
+/** Variables renamed since an earlier release: the old name still works when the new one is unset (CHANGELOG.md). */
+const RENAMED: Record<string, string> = { KEY_PREFIX: 'QUEUE_PREFIX' };
+
 export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const input: Record<string, string | undefined> = {};
   for (const key of Object.keys(schema.shape)) {
-    const value = env[key];
+    const old = RENAMED[key];
+    const value = env[key] ?? (old === undefined ? undefined : env[old]);
     input[key] = value === '' ? undefined : value;
   }
   const parsed = schema.safeParse(input);
@@ -73,7 +77,7 @@ export const commonConfig = z.object({
   // Set: a Redis Cluster, reached through these seed nodes (credentials and TLS still come from REDIS_URL).
   REDIS_CLUSTER_NODES: clusterNodes().optional(),
   // Starts every Redis key; hash tags are added where keys must share a cluster slot, so no braces here.
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (no braces: hash tags are added where needed)').default('rm'),
+  KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (no braces: hash tags are added where needed)').default('rm'),
   DATA_DIR: env.string('./data'),
   LOG_LEVEL: env.logLevel(),
   // Set: MongoDB is the store (a replica set or sharded cluster); unset: the SQLite file in DATA_DIR.

@@ -12,7 +12,7 @@ export type Handler<K extends QueueKey> = (payload: PayloadOf<K>, job: Job) => P
 
 export interface ConsumerOptions {
   connection: Redis;
-  /** QUEUE_PREFIX: the queue's hash-tagged BullMQ prefix is derived from it. */
+  /** KEY_PREFIX: the queue's hash-tagged BullMQ prefix is derived from it. */
   keyPrefix: string;
   concurrency: number;
   logger: Logger;

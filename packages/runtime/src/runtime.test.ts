@@ -17,10 +17,15 @@ function configError(run: () => unknown): ConfigError {
 }
 
 describe('loadConfig + commonConfig', () => {
+  it('reads a renamed variable under its old name while the new one is unset', () => {
+    expect(loadConfig(commonConfig, { QUEUE_PREFIX: 'old' }).KEY_PREFIX).toBe('old');
+    expect(loadConfig(commonConfig, { QUEUE_PREFIX: 'old', KEY_PREFIX: 'new' }).KEY_PREFIX).toBe('new');
+  });
+
   it('applies every default when nothing is set', () => {
     expect(loadConfig(commonConfig, {})).toEqual({
       REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: 'rm',
+      KEY_PREFIX: 'rm',
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
@@ -31,7 +36,7 @@ describe('loadConfig + commonConfig', () => {
     const config = loadConfig(commonConfig, {
       REDIS_URL: 'rediss://cache.internal:6380/2',
       REDIS_CLUSTER_NODES: 'redis-a:7000, 10.0.0.2:7001,[::1]:7002',
-      QUEUE_PREFIX: 'rm-test',
+      KEY_PREFIX: 'rm-test',
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
       UNRELATED: 'ignored',
@@ -43,7 +48,7 @@ describe('loadConfig + commonConfig', () => {
         { host: '10.0.0.2', port: 7001 },
         { host: '::1', port: 7002 },
       ],
-      QUEUE_PREFIX: 'rm-test',
+      KEY_PREFIX: 'rm-test',
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
@@ -51,7 +56,7 @@ describe('loadConfig + commonConfig', () => {
   });
 
   it('treats an empty string as unset: the default applies', () => {
-    expect(loadConfig(commonConfig, { REDIS_URL: '', QUEUE_PREFIX: '', DATA_DIR: '', LOG_LEVEL: '' })).toEqual(
+    expect(loadConfig(commonConfig, { REDIS_URL: '', KEY_PREFIX: '', DATA_DIR: '', LOG_LEVEL: '' })).toEqual(
       loadConfig(commonConfig, {}),
     );
     const schema = z.object({ TOKEN: env.optionalString(), WEBHOOK: env.url(), PORT: env.port(3000), ON: env.bool(true) });
@@ -76,7 +81,7 @@ describe('loadConfig + commonConfig', () => {
     const bad = {
       REDIS_URL: 'http://127.0.0.1:6379',
       REDIS_CLUSTER_NODES: '127.0.0.1:7000,127.0.0.1',
-      QUEUE_PREFIX: '{rm}',
+      KEY_PREFIX: '{rm}',
       LOG_LEVEL: 'loud',
       PORT: '70000',
       WORKERS: '0',
@@ -98,7 +103,7 @@ describe('loadConfig + commonConfig', () => {
     expect(err.lines.find((l) => l.startsWith('REDIS_URL:'))).toContain('must start with redis:// or rediss://');
     expect(err.lines.find((l) => l.startsWith('PORT:'))).toContain('must be at most 65535');
     expect(err.lines.find((l) => l.startsWith('REDIS_CLUSTER_NODES:'))).toContain('must be comma-separated host:port pairs');
-    expect(err.lines.find((l) => l.startsWith('QUEUE_PREFIX:'))).toContain('no braces');
+    expect(err.lines.find((l) => l.startsWith('KEY_PREFIX:'))).toContain('no braces');
     expect(err.lines.find((l) => l.startsWith('WORKERS:'))).toContain('must be at least 1');
     expect(err.lines.find((l) => l.startsWith('FEATURE:'))).toContain('must be true or false');
   });

@@ -14,7 +14,7 @@ export interface WorkerStore extends ProbedStore {
 }
 
 export interface WorkerProcessConfig extends RedisTarget {
-  QUEUE_PREFIX: string;
+  KEY_PREFIX: string;
   JOB_LOCK_MS: number;
   METRICS_PORT: number;
   METRICS_HOST: string;
@@ -52,7 +52,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
   await checkRedisAtStart(redis, log);
   const ops = await startWorkerOps(service, config, {
     redis,
-    keyPrefix: config.QUEUE_PREFIX,
+    keyPrefix: config.KEY_PREFIX,
     store,
     queues: watched,
     logger: log,
@@ -67,7 +67,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
     consume(key, handler, options) {
       const worker = createConsumer(key, handler, {
         connection: redis,
-        keyPrefix: config.QUEUE_PREFIX,
+        keyPrefix: config.KEY_PREFIX,
         concurrency: options.concurrency,
         logger: log,
         lockMs: config.JOB_LOCK_MS,

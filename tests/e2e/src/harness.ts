@@ -106,7 +106,7 @@ export class System {
       HOME: process.env['HOME'],
       REDIS_URL: redisUrl(),
       DATA_DIR: dataDir,
-      QUEUE_PREFIX: prefix,
+      KEY_PREFIX: prefix,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

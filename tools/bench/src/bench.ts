@@ -28,7 +28,7 @@ const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 const redisUrl = process.env['REDIS_URL'];
 if (!redisUrl) throw new Error('REDIS_URL is not set: run `npm run bench`, which starts a Redis for it');
 const dataDir = mkdtempSync(join(tmpdir(), 'rm-bench-'));
-const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, QUEUE_PREFIX: 'bench', LOG_LEVEL: 'warn', HOST: '127.0.0.1', MAX_REPORTS_PER_DAY: '5' };
+const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, KEY_PREFIX: 'bench', LOG_LEVEL: 'warn', HOST: '127.0.0.1', MAX_REPORTS_PER_DAY: '5' };
 const running: Proc[] = [];
 const base = (port: number) => `http://127.0.0.1:${port}`;
 

@@ -21,7 +21,7 @@ interface BenchQueue {
   queue: Queue;
 }
 
-/** One queue of the catalog under `prefix` (a QUEUE_PREFIX), on a connection of its own. */
+/** One queue of the catalog under `prefix` (a KEY_PREFIX), on a connection of its own. */
 function benchQueue(env: NodeJS.ProcessEnv, prefix: string, key: QueueKey): BenchQueue {
   const redis = createRedis({ REDIS_URL: env['REDIS_URL']! });
   return { redis, queue: openQueue(key, redis, prefix) };
@@ -74,7 +74,7 @@ export interface DrainResult {
  */
 export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, reports: number, load: { auth: string; connections: number; users: string[] }): Promise<DrainResult> {
   const prefix = `drain${concurrency}`;
-  const gateway = startProcess(`gateway-drain-${concurrency}`, 'apps/gateway/dist/main.js', { ...env, QUEUE_PREFIX: prefix, PORT: String(DRAIN_GATEWAY_PORT) });
+  const gateway = startProcess(`gateway-drain-${concurrency}`, 'apps/gateway/dist/main.js', { ...env, KEY_PREFIX: prefix, PORT: String(DRAIN_GATEWAY_PORT) });
   const url = `http://127.0.0.1:${DRAIN_GATEWAY_PORT}`;
   await waitHttp(`${url}/`);
   const pick = randomOf(load.users);
@@ -85,7 +85,7 @@ export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, rep
   const intake = benchQueue(env, prefix, 'intake');
   const { queue } = intake;
   const jobs = await queue.getWaitingCount();
-  const worker = startProcess(`intake-${concurrency}`, 'apps/intake-worker/dist/main.js', { ...env, QUEUE_PREFIX: prefix, INTAKE_CONCURRENCY: String(concurrency) });
+  const worker = startProcess(`intake-${concurrency}`, 'apps/intake-worker/dist/main.js', { ...env, KEY_PREFIX: prefix, INTAKE_CONCURRENCY: String(concurrency) });
   while ((await queue.getWorkers()).length === 0) await new Promise((r) => setTimeout(r, 20));
   const t0 = performance.now();
   await emptied(queue);

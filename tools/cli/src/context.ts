@@ -37,7 +37,7 @@ export class CliContext {
   async queue(key: QueueKey): Promise<Queue> {
     let q = this.queues.get(key);
     if (!q) {
-      q = openQueue(key, await this.redis(), this.config.QUEUE_PREFIX);
+      q = openQueue(key, await this.redis(), this.config.KEY_PREFIX);
       this.queues.set(key, q);
     }
     return q;

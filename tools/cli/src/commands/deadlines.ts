@@ -15,7 +15,7 @@ export function deadlinesCommand(ctx: () => CliContext): Command {
       const policy = queueSettingsOf(triagePolicy);
       const context = ctx();
       const store = await context.getStore();
-      const deadlines = createDeadlines(await context.redis(), context.config.QUEUE_PREFIX);
+      const deadlines = createDeadlines(await context.redis(), context.config.KEY_PREFIX);
       try {
         const cases = await store.listOpenCases();
         let claims = 0;

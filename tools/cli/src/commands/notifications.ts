@@ -4,7 +4,7 @@ import { CliError, parseLimit, print, table, type CliContext } from '../context.
 
 export function notificationsCommand(ctx: () => CliContext): Command {
   const cmd = new Command('notifications').description('notifications that failed for good (the dead-letter queue)');
-  const deadLetters = async () => new DeadLetters(await ctx().redis(), ctx().config.QUEUE_PREFIX);
+  const deadLetters = async () => new DeadLetters(await ctx().redis(), ctx().config.KEY_PREFIX);
 
   cmd
     .command('dead')
