@@ -1,23 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseRecord, CaseState, NewReport } from './records.js';
+import type { CaseRecord, CaseState } from './records.js';
 import type { Store } from './store.js';
+import { report } from './fixtures.contract.js';
 
 /**
  * The queue-health part of the store contract (SLA breaches, open cases, timelines, reports by
  * time), run by describeStoreContract against every adapter.
  */
-
-const report = (id: string, userId: string, receivedAt: number): NewReport => ({
-  id,
-  userId,
-  reporterId: `reporter-${id}`,
-  reporterPlatform: 'gameplatform',
-  reportType: null,
-  answers: [{ questionId: 'q1', answer: 'they cheated' }],
-  evidence: [{ url: `https://example.test/${id}.png`, type: 'image' }],
-  receivedAt,
-  user: { name: `name-${userId}`, displayName: `Display ${userId}`, avatar: null },
-});
 
 export function describeQueueHealthContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract, queue health: ${name}`, () => {

@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, NewEffect, NewReport, Transition } from './records.js';
+import type { CaseRecord, NewEffect, Transition } from './records.js';
 import type { Store } from './store.js';
+import { report as baseReport } from './fixtures.contract.js';
+
+const report = (id: string, userId: string, receivedAt: number) => baseReport(id, userId, receivedAt, { reporterId: `reporter-${id}` });
 
 /**
  * Sanctions, the feed and the effects outbox: part of the Store contract (describeStoreContract
  * calls it for every adapter), using only the Store port.
  */
-
-function report(id: string, userId: string, receivedAt: number): NewReport {
-  return {
-    id,
-    userId,
-    reporterId: `reporter-${id}`,
-    reporterPlatform: 'gameplatform',
-    reportType: null,
-    answers: [{ questionId: 'q1', answer: 'cheating' }],
-    evidence: [],
-    receivedAt,
-    user: { name: `name-${userId}`, displayName: `Display ${userId}`, avatar: null },
-  };
-}
 
 function step(from: CaseRecord, state: CaseRecord['state'], decisionId: string, extra: Partial<Transition> = {}, at = 5_000): Transition {
   const action = ({ claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' } as const)[state];

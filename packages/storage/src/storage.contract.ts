@@ -10,6 +10,7 @@ import type {
   UserRecord,
 } from './records.js';
 import type { Store } from './store.js';
+import { report } from './fixtures.contract.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
@@ -41,21 +42,6 @@ function user(id: string, overrides: Partial<UserRecord> = {}): UserRecord {
 
 function moderator(id: string, createdAt = 1_000): ModeratorRecord {
   return { id, username: `mod-${id}`, createdAt };
-}
-
-function report(id: string, userId: string, receivedAt: number, overrides: Partial<NewReport> = {}): NewReport {
-  return {
-    id,
-    userId,
-    reporterId: 'reporter-1',
-    reporterPlatform: 'gameplatform',
-    reportType: null,
-    answers: [{ questionId: 'q1', answer: 'they cheated' }],
-    evidence: [{ url: `https://example.test/${id}.png`, type: 'image' }],
-    receivedAt,
-    user: { name: `name-${userId}`, displayName: `Display ${userId}`, avatar: null },
-    ...overrides,
-  };
 }
 
 const ACTION_TO: Record<CaseState, Transition['event']['action']> = {

@@ -1,22 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaseQuery, CaseRecord, CaseState, CaseTriageRecord, NewReport, Transition } from './records.js';
 import type { Store } from './store.js';
+import { report as baseReport } from './fixtures.contract.js';
+
+const report = (id: string, userId: string, receivedAt: number, reporterId: string, platform = 'gameplatform') =>
+  baseReport(id, userId, receivedAt, { reporterId, reporterPlatform: platform, answers: [{ questionId: 'category', answer: 'cheating' }], evidence: [{ url: `https://example.test/${id}.png`, type: 'url' }] });
 
 /** The triage part of the storage contract; describeStoreContract runs it for every adapter. */
-
-function report(id: string, userId: string, receivedAt: number, reporterId: string, platform = 'gameplatform'): NewReport {
-  return {
-    id,
-    userId,
-    reporterId,
-    reporterPlatform: platform,
-    reportType: null,
-    answers: [{ questionId: 'category', answer: 'cheating' }],
-    evidence: [{ url: `https://example.test/${id}.png`, type: 'url' }],
-    receivedAt,
-    user: { name: `name-${userId}`, displayName: `Display ${userId}`, avatar: null },
-  };
-}
 
 let seq = 0;
 const ACTION: Record<CaseState, Transition['event']['action']> = { claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' };
