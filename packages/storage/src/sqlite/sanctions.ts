@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Store } from '../store.js';
 import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionState } from '../records.js';
 
 interface SanctionRow {
@@ -72,6 +73,11 @@ const toEffect = (r: EffectRow): EffectRecord => ({
  * and its effects commit together. SQLite has one writer at a time, so the feed's autoincrement
  * seq is assigned in commit order.
  */
+type SanctionMethods = Pick<
+  Store,
+  'sanctionsOfUser' | 'getSanction' | 'liftSanction' | 'expireSanction' | 'dueSanctions' | 'bannedUserIds' | 'sanctionFeed' | 'sanctionEventsOf' | 'pendingEffectsOf' | 'pendingEffects' | 'completeEffect'
+>;
+
 export function sqliteSanctions(db: Database.Database) {
   const q = {
     insert: db.prepare(
@@ -130,19 +136,42 @@ export function sqliteSanctions(db: Database.Database) {
     },
     recordEffects,
     isBanned: (userId: string) => q.isBanned.get(userId) !== undefined,
-    sanctionsOfUser: (userId: string) => q.ofUser.all(userId).map(toSanction),
-    getSanction: (id: string) => {
-      const row = q.get.get(id);
-      return row ? toSanction(row) : null;
-    },
-    liftSanction: (end: SanctionEnd) => endTx.immediate('lifted', end),
-    expireSanction: (end: SanctionEnd) => endTx.immediate('expired', end),
-    dueSanctions: (at: number, limit: number) => q.due.all(at, limit).map(toSanction),
-    bannedUserIds: () => q.bannedUsers.all(),
-    sanctionFeed: (after: number, limit: number) => q.feed.all(after, limit).map(toFeedEvent),
-    sanctionEventsOf: (sanctionId: string) => q.eventsOf.all(sanctionId).map(toFeedEvent),
-    pendingEffectsOf: (sourceId: string) => q.pendingOf.all(sourceId).map(toEffect),
-    pendingEffects: (createdBefore: number, limit: number) => q.pending.all(createdBefore, limit).map(toEffect),
-    completeEffect: (id: string, at: number) => void q.complete.run(at, id),
+    /** The port's sanction and outbox methods. */
+    methods: {
+      async sanctionsOfUser(userId) {
+        return q.ofUser.all(userId).map(toSanction);
+      },
+      async getSanction(id) {
+        const row = q.get.get(id);
+        return row ? toSanction(row) : null;
+      },
+      async liftSanction(end) {
+        return endTx.immediate('lifted', end);
+      },
+      async expireSanction(end) {
+        return endTx.immediate('expired', end);
+      },
+      async dueSanctions(at, limit) {
+        return q.due.all(at, limit).map(toSanction);
+      },
+      async bannedUserIds() {
+        return q.bannedUsers.all();
+      },
+      async sanctionFeed(after, limit) {
+        return q.feed.all(after, limit).map(toFeedEvent);
+      },
+      async sanctionEventsOf(sanctionId) {
+        return q.eventsOf.all(sanctionId).map(toFeedEvent);
+      },
+      async pendingEffectsOf(sourceId) {
+        return q.pendingOf.all(sourceId).map(toEffect);
+      },
+      async pendingEffects(createdBefore, limit) {
+        return q.pending.all(createdBefore, limit).map(toEffect);
+      },
+      async completeEffect(id, at) {
+        q.complete.run(at, id);
+      },
+    } satisfies SanctionMethods,
   };
 }

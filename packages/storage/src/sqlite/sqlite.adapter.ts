@@ -349,41 +349,9 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return recordDelivery.immediate(d);
     },
     ...sqliteQueueHealth(db),
-    async sanctionsOfUser(userId) {
-      return sanctions.sanctionsOfUser(userId);
-    },
-    async getSanction(id) {
-      return sanctions.getSanction(id);
-    },
-    async liftSanction(end) {
-      return sanctions.liftSanction(end);
-    },
-    async expireSanction(end) {
-      return sanctions.expireSanction(end);
-    },
-    async dueSanctions(at, limit) {
-      return sanctions.dueSanctions(at, limit);
-    },
+    ...sanctions.methods,
     async openCases(afterId, limit) {
       return q.openCasesAfter.all(afterId, limit).map(toCase);
-    },
-    async bannedUserIds() {
-      return sanctions.bannedUserIds();
-    },
-    async sanctionFeed(after, limit) {
-      return sanctions.sanctionFeed(after, limit);
-    },
-    async sanctionEventsOf(sanctionId) {
-      return sanctions.sanctionEventsOf(sanctionId);
-    },
-    async pendingEffectsOf(sourceId) {
-      return sanctions.pendingEffectsOf(sourceId);
-    },
-    async pendingEffects(createdBefore, limit) {
-      return sanctions.pendingEffects(createdBefore, limit);
-    },
-    async completeEffect(id, at) {
-      sanctions.completeEffect(id, at);
     },
     ...triage.methods,
     async close() {
