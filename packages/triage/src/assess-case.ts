@@ -1,4 +1,4 @@
-import type { ReportRecord } from '@rm/storage';
+import type { CaseTriageRecord, ReportRecord } from '@rm/storage';
 import { reporterKey, type Credibility } from './credibility.js';
 import { durationMs } from './duration.js';
 import type { Rule, TriagePolicy } from './policy.js';
@@ -52,18 +52,8 @@ export function matchingRules(policy: TriagePolicy, reports: AssessedReport[], c
   });
 }
 
-export interface Assessment {
-  /** Without the age term (added at read time, see ageTerm). */
-  priority: number;
-  reportCount: number;
-  distinctReporters: number;
-  categories: string[];
-  flags: string[];
-  firedRules: string[];
-  /** Rules that fire now for the first time on this case. */
-  newlyFired: Rule[];
-  lastReportAt: number;
-}
+/** A case's triage as stored (priority without the age term, see ageTerm), and the rules that fire now for the first time. */
+export type Assessment = Omit<CaseTriageRecord, 'caseId' | 'updatedAt'> & { newlyFired: Rule[] };
 
 /**
  * Triage of one case from its reports (oldest first), its reporters' credibility and what was
