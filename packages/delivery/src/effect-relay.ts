@@ -4,7 +4,7 @@ import type { EffectRecord, Store } from '@rm/storage';
 export type EffectHandler = (effect: EffectRecord) => Promise<void>;
 
 export interface EffectRelayOptions {
-  store: Pick<Store, 'pendingEffectsOf' | 'pendingEffects' | 'completeEffect'>;
+  store: Pick<Store, 'pendingEffectsOf' | 'pendingEffects' | 'completeEffects'>;
   handlers: Record<string, EffectHandler>;
   onError?: (err: unknown, effect: EffectRecord) => void;
 }
@@ -24,18 +24,28 @@ export class EffectRelay {
 
   /** Runs the pending effects of one source; true when none is left pending. */
   async runSource(sourceId: string): Promise<boolean> {
+    const done: EffectRecord[] = [];
+    let failed = false;
     for (const effect of await this.options.store.pendingEffectsOf(sourceId)) {
-      const handler = this.options.handlers[effect.kind];
       try {
+        const handler = this.options.handlers[effect.kind];
         if (!handler) throw new Error(`no handler for effect kind ${effect.kind}`);
         await handler(effect);
-        await this.options.store.completeEffect(effect.id, Date.now());
+        done.push(effect);
       } catch (err) {
         this.options.onError?.(err, effect);
-        return false;
+        failed = true;
+        break;
       }
     }
-    return true;
+    // Marked in one write: a crash before it runs them again, which idempotent effects allow.
+    try {
+      if (done.length > 0) await this.options.store.completeEffects(done.map((e) => e.id), Date.now());
+    } catch (err) {
+      this.options.onError?.(err, done[0]!);
+      return false;
+    }
+    return !failed;
   }
 
   /**

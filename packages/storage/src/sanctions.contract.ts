@@ -149,10 +149,15 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().pendingEffects(1_999, 10)).toEqual([]);
       expect((await store().pendingEffects(2_000, 10)).map((e) => e.id)).toEqual(['d-claim:guard', 'd-claim:notify']);
 
-      await store().completeEffect('d-claim:guard', 3_000);
-      await store().completeEffect('d-claim:guard', 4_000);
+      await store().completeEffects(['d-claim:guard'], 3_000);
+      await store().completeEffects(['d-claim:guard'], 4_000);
+      await store().completeEffects([], 4_000);
       expect((await store().pendingEffectsOf('d-claim')).map((e) => e.id)).toEqual(['d-claim:notify']);
       expect((await store().pendingEffects(9_000, 10)).map((e) => e.id)).toEqual(['d-claim:notify']);
+
+      await store().completeEffects(['d-claim:notify', 'd-claim:guard'], 5_000);
+      expect(await store().pendingEffectsOf('d-claim')).toEqual([]);
+      expect(await store().pendingEffects(9_000, 10)).toEqual([]);
     });
 
     it('a refused compare-and-set records no effect and no sanction', async () => {

@@ -129,8 +129,8 @@ export interface Store {
   pendingEffectsOf(sourceId: string): Promise<EffectRecord[]>;
   /** Effects not done yet recorded at or before `createdBefore`, oldest first. */
   pendingEffects(createdBefore: number, limit: number): Promise<EffectRecord[]>;
-  /** Marks an effect done; idempotent. */
-  completeEffect(id: string, at: number): Promise<void>;
+  /** Marks effects done, in one write; idempotent. */
+  completeEffects(ids: string[], at: number): Promise<void>;
   // Triage (docs/triage.md). transitionCase also keeps ReporterStats: a transition into approved
   // or dismissed counts the case's reporters, the undo of one uncounts them, in its transaction.
   /** The case's reports, oldest first. */

@@ -1,5 +1,5 @@
 import { OPEN_STATES, type CaseTriageRecord, type ReportRecord, type Store } from '@rm/storage';
-import { assessCase } from './assess-case.js';
+import { assessCase, type Assessment } from './assess-case.js';
 import { credibilityOf, type Credibility } from './credibility.js';
 import type { Rule, TriagePolicy } from './policy.js';
 
@@ -23,25 +23,21 @@ export interface TriageDeps {
  * out the rules that fire for the first time. Run when a report joins and after every decision,
  * one case at a time (the caller holds the case's lock). An action runs before the triage that
  * records it is stored, so a crash between them repeats the action, which is idempotent, rather
- * than losing it. Null when there is no such case.
+ * than losing it. Null when there is no such case; an unchanged triage is not written again.
  */
 export async function refreshTriage(deps: TriageDeps, caseId: string): Promise<CaseTriageRecord | null> {
   const [c, before] = await Promise.all([deps.store.getCase(caseId), deps.store.getCaseTriage(caseId)]);
   if (!c) return null;
   const { reports, credibility } = await caseReportsWithCredibility(deps.store, caseId);
-  const a = assessCase(deps.policy, reports, credibility, before, OPEN_STATES.includes(c.state));
-  const triage: CaseTriageRecord = {
-    caseId,
-    priority: a.priority,
-    reportCount: a.reportCount,
-    distinctReporters: a.distinctReporters,
-    categories: a.categories,
-    flags: a.flags,
-    firedRules: a.firedRules,
-    lastReportAt: a.lastReportAt,
-    updatedAt: (deps.now ?? Date.now)(),
-  };
-  for (const rule of a.newlyFired) await deps.act(rule, caseId, triage);
+  const { newlyFired, ...assessed } = assessCase(deps.policy, reports, credibility, before, OPEN_STATES.includes(c.state));
+  const triage: CaseTriageRecord = { caseId, ...assessed, updatedAt: (deps.now ?? Date.now)() };
+  for (const rule of newlyFired) await deps.act(rule, caseId, triage);
+  // Most decisions (a claim, an unclaim) change nothing the triage reads: no write then.
+  if (before && sameAssessment(before, assessed)) return before;
   await deps.store.setCaseTriage(triage);
   return triage;
+}
+
+function sameAssessment(before: CaseTriageRecord, now: Omit<Assessment, 'newlyFired'>): boolean {
+  return (Object.keys(now) as (keyof typeof now)[]).every((k) => JSON.stringify(before[k]) === JSON.stringify(now[k]));
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError, type Permission } from '@rm/contracts';
 import { parseAuthorization, secretMatches } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
@@ -31,30 +31,54 @@ const MAX_KEY_LENGTH = 64;
 const MAX_SECRET_LENGTH = 128;
 
 export async function authenticate(cache: ApiKeyCache, header: string | undefined): Promise<ApiKeyRecord> {
+  const known = cache.known(header);
+  if (known) return known;
   const credentials = parseAuthorization(header);
   if (!credentials) throw new AppError('UNAUTHORIZED', 'Missing or malformed Authorization header: expected <API_KEY>:<API_SECRET>');
   if (credentials.key.length > MAX_KEY_LENGTH || credentials.secret.length > MAX_SECRET_LENGTH) {
     throw new AppError('UNAUTHORIZED', 'Invalid API key or secret');
   }
-  const key = await cache.get(credentials.key);
+  const key = await cache.load(credentials.key);
   if (!key || key.revokedAt !== null || !secretMatches(credentials.secret, key.secretHash)) {
     throw new AppError('UNAUTHORIZED', 'Invalid API key or secret');
   }
+  cache.remember(header!, key);
   return key;
 }
 
-/** Authenticates every request of the routes it is registered with, then checks permission and rate. */
+/**
+ * Authenticates every request of the routes registered after it, then checks permission and rate.
+ * Each route gets a hook of its own with its permission bound, and a known key with no rate limit
+ * is admitted without a promise: this runs before every API request.
+ */
 export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: ReportGuard): void {
   app.decorateRequest('apiKey', null as unknown as ApiKeyRecord);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const key = await authenticate(cache, request.headers.authorization);
-    const { permission, ratedByUseCase } = request.routeOptions.config;
-    if (permission && !keyHasPermission(key, permission)) {
-      throw new AppError('FORBIDDEN', `This API key lacks the ${permission} permission`);
-    }
-    if (!ratedByUseCase && !(await orUnavailable('Redis', () => guard.withinRate(key.key, key.rateLimit ?? 0)))) {
-      throw rateLimited(key.rateLimit ?? 0);
-    }
-    request.apiKey = key;
+  app.addHook('onRoute', (route) => {
+    const hook = authHook(cache, guard, route.config?.permission, route.config?.ratedByUseCase ?? false);
+    route.onRequest = [hook, ...[route.onRequest ?? []].flat()];
   });
+}
+
+function authHook(cache: ApiKeyCache, guard: ReportGuard, permission: Permission | undefined, ratedByUseCase: boolean): onRequestHookHandler {
+  /** Admits the key, or throws; a promise only when the rate limit needs Redis. */
+  const admit = (request: FastifyRequest, key: ApiKeyRecord): Promise<void> | undefined => {
+    if (permission && !keyHasPermission(key, permission)) throw new AppError('FORBIDDEN', `This API key lacks the ${permission} permission`);
+    request.apiKey = key;
+    const limit = key.rateLimit ?? 0;
+    if (ratedByUseCase || limit <= 0) return undefined;
+    return orUnavailable('Redis', () => guard.withinRate(key.key, limit)).then((within) => {
+      if (!within) throw rateLimited(limit);
+    });
+  };
+  return (request, _reply, done) => {
+    try {
+      const header = request.headers.authorization;
+      const known = cache.known(header);
+      const pending = known ? admit(request, known) : authenticate(cache, header).then((key) => admit(request, key));
+      if (pending) pending.then(() => done(), done);
+      else done();
+    } catch (err) {
+      done(err as Error);
+    }
+  };
 }

@@ -150,7 +150,7 @@ type SanctionMethods = Pick<
   | 'sanctionEventsOf'
   | 'pendingEffectsOf'
   | 'pendingEffects'
-  | 'completeEffect'
+  | 'completeEffects'
 >;
 
 export function sanctionMethods(client: MongoClient, c: Collections): SanctionMethods {
@@ -202,8 +202,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       const docs = await c.effects.find({ doneAt: null, createdAt: { $lte: createdBefore } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
       return docs.map(toEffect);
     },
-    async completeEffect(id, at) {
-      await c.effects.updateOne({ _id: id, doneAt: null }, { $set: { doneAt: at } });
+    async completeEffects(ids, at) {
+      if (ids.length > 0) await c.effects.updateMany({ _id: { $in: ids }, doneAt: null }, { $set: { doneAt: at } });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
+import { withoutSync } from './durability.js';
 import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionState } from '../records.js';
 
 interface SanctionRow {
@@ -75,7 +76,7 @@ const toEffect = (r: EffectRow): EffectRecord => ({
  */
 type SanctionMethods = Pick<
   Store,
-  'sanctionsOfUser' | 'getSanction' | 'liftSanction' | 'expireSanction' | 'dueSanctions' | 'bannedUserIds' | 'sanctionFeed' | 'sanctionEventsOf' | 'pendingEffectsOf' | 'pendingEffects' | 'completeEffect'
+  'sanctionsOfUser' | 'getSanction' | 'liftSanction' | 'expireSanction' | 'dueSanctions' | 'bannedUserIds' | 'sanctionFeed' | 'sanctionEventsOf' | 'pendingEffectsOf' | 'pendingEffects' | 'completeEffects'
 >;
 
 export function sqliteSanctions(db: Database.Database) {
@@ -122,6 +123,9 @@ export function sqliteSanctions(db: Database.Database) {
     return after;
   };
   const endTx = db.transaction(endNow);
+  const completeAll = db.transaction((ids: string[], at: number) => {
+    for (const id of ids) q.complete.run(at, id);
+  });
 
   return {
     /** In the decision's transaction: the approval's sanction and its feed event. */
@@ -169,8 +173,9 @@ export function sqliteSanctions(db: Database.Database) {
       async pendingEffects(createdBefore, limit) {
         return q.pending.all(createdBefore, limit).map(toEffect);
       },
-      async completeEffect(id, at) {
-        q.complete.run(at, id);
+      async completeEffects(ids, at) {
+        // Bookkeeping: lost in a power cut, an effect runs again, and every effect is idempotent.
+        withoutSync(db, () => completeAll(ids, at));
       },
     } satisfies SanctionMethods,
   };

@@ -84,7 +84,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
   // FULL: a commit is on disk before it returns, so an intake job is marked complete (and a
   // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
-  // lose the last commits; the cost is measured in docs/performance.md.
+  // lose the last commits; the cost is measured in docs/performance.md. Bookkeeping that is redone
+  // or recomputed after a loss commits without the wait (durability.ts).
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   migrate(db);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { DECIDED_STATES, type CaseQuery, type CaseTriageRecord, type ReporterStats, type Transition } from '../records.js';
 import type { Store } from '../store.js';
+import { withoutSync } from './durability.js';
 import { REPORT_COLUMNS, toCase, toReport, type CaseRow, type ReportRow } from './rows.js';
 
 /** A case's reports, bound twice to the case id (through the user's index: there is none by case). */
@@ -113,7 +114,9 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
         return row ? toTriage(row) : null;
       },
       async setCaseTriage(t) {
-        q.setTriage.run({ ...t, categories: JSON.stringify(t.categories), flags: JSON.stringify(t.flags), firedRules: JSON.stringify(t.firedRules) });
+        // Derived: lost in a power cut, it is recomputed at the case's next change, and a rule that
+        // fires again acts idempotently (refresh-triage.ts).
+        withoutSync(db, () => q.setTriage.run({ ...t, categories: JSON.stringify(t.categories), flags: JSON.stringify(t.flags), firedRules: JSON.stringify(t.firedRules) }));
       },
       async listCases(query) {
         return listCases(query);
