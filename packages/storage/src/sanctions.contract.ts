@@ -160,6 +160,15 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().pendingEffects(9_000, 10)).toEqual([]);
     });
 
+    it('pendingEffectsOf gives a source\'s effects in the order they were recorded, whatever their ids', async () => {
+      const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
+      const opened = (await store().getCase(saved!.caseId))!;
+      // Recorded in the same instant, in an order their ids do not sort in.
+      const ids = ['d-claim:9-notify', 'd-claim:10-guard', 'd-claim:2-guard', 'd-claim:0-notify'];
+      await store().transitionCase(step(opened, 'claimed', 'd-claim', { effects: ids.map((id) => effect(id)) }, 2_000));
+      expect((await store().pendingEffectsOf('d-claim')).map((e) => e.id)).toEqual(ids);
+    });
+
     it('a refused compare-and-set records no effect and no sanction', async () => {
       const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
       const opened = (await store().getCase(saved!.caseId))!;

@@ -45,7 +45,15 @@ const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   at: d.at,
 });
 
-export type EffectDoc = Omit<EffectRecord, 'id'> & { _id: string };
+export type EffectDoc = Omit<EffectRecord, 'id'> & {
+  _id: string;
+  /**
+   * Its index among the effects its source recorded: a source's effects share createdAt and their
+   * ids are the caller's (`…:10-x` sorts before `…:2-x`), so this keeps them in recording order.
+   * Absent on effects recorded by earlier versions.
+   */
+  ordinal?: number;
+};
 const toEffect = (d: EffectDoc): EffectRecord => ({
   id: d._id,
   sourceId: d.sourceId,
@@ -80,10 +88,10 @@ async function appendFeedEvent(c: Collections, session: ClientSession, type: San
 
 /** In a transaction: the effects owed by a change, once each (an id already recorded is kept). */
 export async function recordEffects(c: Collections, session: ClientSession, sourceId: string, effects: NewEffect[] | undefined, at: number): Promise<void> {
-  for (const e of effects ?? []) {
+  for (const [ordinal, e] of (effects ?? []).entries()) {
     await c.effects.updateOne(
       { _id: e.id },
-      { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null } },
+      { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null, ordinal } },
       { upsert: true, session },
     );
   }
@@ -196,7 +204,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       return (await c.sanctionEvents.find({ sanctionId }).sort({ _id: 1 }).toArray()).map(toFeedEvent);
     },
     async pendingEffectsOf(sourceId) {
-      return (await c.effects.find({ sourceId, doneAt: null }).sort({ createdAt: 1, _id: 1 }).toArray()).map(toEffect);
+      // A handful per source: sorted in memory after effects_by_source finds them.
+      return (await c.effects.find({ sourceId, doneAt: null }).sort({ createdAt: 1, ordinal: 1, _id: 1 }).toArray()).map(toEffect);
     },
     async pendingEffects(createdBefore, limit) {
       const docs = await c.effects.find({ doneAt: null, createdAt: { $lte: createdBefore } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
