@@ -105,6 +105,24 @@ export function describeSanctionsContract(store: () => Store): void {
     });
   });
 
+  describe('paged reads', () => {
+    it('a limit of 0 gives an empty page, as SQL LIMIT 0 does (MongoDB reads limit(0) as no limit)', async () => {
+      await approvedCase('u1', 'd-1', { reason: null, expiresAt: 9_000 });
+      const [saved] = await store().saveReports([report('r-u2', 'u2', 1_000)]);
+      await store().transitionCase(step((await store().getCase(saved!.caseId))!, 'claimed', 'd-c', { effects: [effect('d-c:guard')] }));
+      // Each read has something to give with a limit of 10.
+      expect(await store().sanctionFeed(0, 10)).toHaveLength(1);
+      expect(await store().sanctionFeed(0, 0)).toEqual([]);
+      expect(await store().dueSanctions(10_000, 0)).toEqual([]);
+      expect(await store().pendingEffects(Number.MAX_SAFE_INTEGER, 0)).toEqual([]);
+      expect(await store().openCases('', 0)).toEqual([]);
+      expect(await store().scanReports(null, 0)).toEqual({ reports: [], cursor: null });
+      expect(await store().dueSanctions(10_000, 10)).toHaveLength(1);
+      expect(await store().pendingEffects(Number.MAX_SAFE_INTEGER, 10)).toHaveLength(1);
+      expect(await store().openCases('', 10)).toHaveLength(1);
+    });
+  });
+
   describe('the sanction feed', () => {
     it('every change once, in order, with strictly increasing seq; paging with the last seq misses nothing', async () => {
       const c1 = await approvedCase('u1', 'd-1', { reason: null, expiresAt: 10_000 }, 5_000);

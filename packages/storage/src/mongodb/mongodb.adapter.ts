@@ -100,6 +100,8 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       return doc ? toCase(doc) : null;
     },
     async openCases(afterId, limit) {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (limit <= 0) return [];
       return (await c.cases.find({ open: true, _id: { $gt: afterId } }).sort({ _id: 1 }).limit(limit).toArray()).map(toCase);
     },
     async caseReportIds(caseId) {

@@ -184,6 +184,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     liftSanction: (e) => end('lifted', e),
     expireSanction: (e) => end('expired', e),
     async dueSanctions(at, limit) {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (limit <= 0) return [];
       const docs = await c.sanctions.find({ state: 'active', expiresAt: { $ne: null, $lte: at } }).sort({ expiresAt: 1, _id: 1 }).limit(limit).toArray();
       return docs.map(toSanction);
     },
@@ -191,6 +193,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       return ((await c.sanctions.distinct('userId', { state: 'active' })) as string[]).sort();
     },
     async sanctionFeed(after, limit) {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (limit <= 0) return [];
       // Majority read concern: only committed-to-majority events, which become visible in oplog
       // (= seq) order, so a page never holds seq n+1 while seq n is still to come.
       const docs = await c.sanctionEvents
@@ -208,6 +212,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       return (await c.effects.find({ sourceId, doneAt: null }).sort({ createdAt: 1, ordinal: 1, _id: 1 }).toArray()).map(toEffect);
     },
     async pendingEffects(createdBefore, limit) {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (limit <= 0) return [];
       const docs = await c.effects.find({ doneAt: null, createdAt: { $lte: createdBefore } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
       return docs.map(toEffect);
     },

@@ -68,6 +68,8 @@ export function triageMethods(c: Collections): TriageMethods {
       return { total, cases: docs.map((d) => ({ case: toCase(d), triage: triageOf(d)! })) };
     },
     async scanReports(cursor, limit) {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (limit <= 0) return { reports: [], cursor: null };
       const docs = await c.reports
         .find(cursor === null ? {} : { _id: { $gt: cursor } })
         .sort({ _id: 1 })
