@@ -2,6 +2,8 @@ import { cpus, totalmem } from 'node:os';
 import type { CannonResult } from './cannon.js';
 import type { DrainResult } from './drain.js';
 
+type Cycles = { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
+
 export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGb: number; node: string; date: string };
   connections: number;
@@ -12,7 +14,9 @@ export interface BenchResults {
   rounds: number;
   /** Per scenario the means over its rounds, and each round's req/s. */
   scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[] }>;
-  cycles: { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
+  cycles: Cycles;
+  /** The same cycles at one moderator (one connection). */
+  cyclesAtOne: Cycles;
   drain: DrainResult[];
   rssMb: Record<string, number>;
   ratios: Record<string, number>;
@@ -50,28 +54,39 @@ const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100
 
 export function ratios(s: BenchResults['scenarios'], drain: DrainResult[]): Record<string, number> {
   const r = (name: string) => s[name]?.reqPerSec ?? 0;
-  /** The mean of the rounds' own ratios: the two sides of a round ran minutes apart at most. */
+  /**
+   * The median of the rounds' own ratios: the two sides of a round ran seconds apart, and one round
+   * caught in a slow spell of this VM does not move the figure (the mean of two when there are two).
+   */
   const paired = (a: string, b: string) => {
     const [x, y] = [s[a]?.roundsReqPerSec ?? [], s[b]?.roundsReqPerSec ?? []];
-    const n = Math.min(x.length, y.length);
-    return n === 0 ? 0 : ratio(x.slice(0, n).reduce((sum, v, i) => sum + v / y[i]!, 0), n);
+    const each = x.slice(0, Math.min(x.length, y.length)).map((v, i) => v / y[i]!).sort((p, q) => p - q);
+    if (each.length === 0) return 0;
+    const mid = each.length / 2;
+    return ratio(each.length % 2 ? each[Math.floor(mid)]! : (each[mid - 1]! + each[mid]!) / 2, 1);
   };
   return {
     submitOverHello: paired('submit', 'hello'),
     submitOverBareQueue: paired('submit', 'bareQueue'),
     checkOverHello: paired('check', 'hello'),
-    sanctionStatusOverHello: paired('sanctionStatus', 'helloBeforeSanctions'),
+    sanctionStatusOverHello: paired('sanctionStatus', 'helloSanctionRequests'),
+    sanctionStatusOverPlainHello: ratio(r('sanctionStatus'), r('helloBeforeSanctions')),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
     drainAt10OverSubmit: ratio(drain.find((d) => d.concurrency === 10)?.reportsPerSec ?? 0, r('submit')),
   };
 }
+
+const cyclesLine = (what: string, c: Cycles) =>
+  `${what}: ${c.cyclesPerSec} cycles/s${Object.entries(c.steps)
+    .map(([k, s]) => `; ${k} p50 ${s.p50} ms, p99 ${s.p99} ms`)
+    .join('')}`;
 
 /** The results as a markdown document (also printed to the terminal). */
 export function markdown(b: BenchResults): string {
   const lines = [
     `Machine: ${b.machine.cpu}, ${b.machine.cores} cores, ${b.machine.memoryGb} GiB, Node ${b.machine.node}; ${b.machine.date}`,
     `Load: autocannon, ${b.connections} connections, ${b.durationSec} s per scenario, from its own process.`,
-    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit and check ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
+    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
     '',
     '| scenario | req/s | req/s per round | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',
@@ -80,10 +95,8 @@ export function markdown(b: BenchResults): string {
         `| ${name}${s.note ? ` (${s.note})` : ''} | ${s.reqPerSec} | ${s.roundsReqPerSec.join(', ')} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.max} | ${s.non2xx} | ${s.errors} |`,
     ),
     '',
-    `Decision cycles (claim → approve → undo): ${b.cycles.cyclesPerSec} cycles/s` +
-      Object.entries(b.cycles.steps)
-        .map(([k, s]) => `; ${k} p50 ${s.p50} ms, p99 ${s.p99} ms`)
-        .join(''),
+    cyclesLine('Decision cycles (claim → approve → undo)', b.cycles),
+    cyclesLine('The same at one moderator', b.cyclesAtOne),
     '',
     `Intake drain: reports submitted through a gateway with no worker running, then stored by one intake worker; ${b.rounds} rounds per concurrency, their totals.`,
     '',

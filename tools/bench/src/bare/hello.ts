@@ -1,7 +1,10 @@
-// Ceiling (a): the bare Fastify hello world, one process.
+// Ceiling (a): the bare Fastify hello world, one process. It answers any path too, so it can take
+// the very requests a scenario sends (the ban API's random players) as that scenario's ceiling.
 import Fastify from 'fastify';
 
 const app = Fastify();
-app.get('/', async () => ({ hello: 'world' }));
-app.post('/', async () => ({ hello: 'world' }));
+const hello = async () => ({ hello: 'world' });
+app.get('/', hello);
+app.post('/', hello);
+app.get('/*', hello);
 await app.listen({ port: Number(process.env['PORT']), host: '127.0.0.1' });
