@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createStore, type EffectRecord, type Store } from '@rm/storage';
+import { EffectRelay } from './effect-relay.js';
+
+// The relay against the real embedded store: effects are recorded by a case transition, as a
+// decision records them.
+let dir: string;
+let store: Store;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  store = await createStore({ DATA_DIR: dir });
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A claim of a fresh case that owes effects of these kinds, in this order, under source `d1`. */
+async function claimOwing(kinds: string[]): Promise<void> {
+  const [saved] = await store.saveReports([
+    {
+      id: 'r1',
+      userId: 'u1',
+      reporterId: 'rep1',
+      reporterPlatform: 'gameplatform',
+      reportType: null,
+      answers: [{ questionId: 'q1', answer: 'aimbot' }],
+      evidence: [],
+      receivedAt: 1_000,
+      user: { name: 'u1', displayName: 'U1', avatar: null },
+    },
+  ]);
+  const c = (await store.getCase(saved!.caseId))!;
+  await store.transitionCase({
+    caseId: c.id,
+    expectedVersion: c.version,
+    expectedState: c.state,
+    next: { state: 'claimed', claimedBy: 'm1' },
+    effects: kinds.map((kind, i) => ({ id: `d1:${i}-${kind}`, kind, payload: null })),
+    event: { decisionId: 'd1', action: 'claim', moderatorId: 'm1', at: 2_000, result: null },
+  });
+}
+
+describe('EffectRelay', () => {
+  it("runs a source's effects in recorded order and marks them all done", async () => {
+    await claimOwing(['a', 'b', 'c']);
+    const ran: string[] = [];
+    const relay = new EffectRelay({ store, handlers: { a: async (e) => void ran.push(e.id), b: async (e) => void ran.push(e.id), c: async (e) => void ran.push(e.id) } });
+    expect(await relay.runSource('d1')).toBe(true);
+    expect(ran).toEqual(['d1:0-a', 'd1:1-b', 'd1:2-c']);
+    expect(await store.pendingEffectsOf('d1')).toEqual([]);
+    expect(await relay.runSource('d1')).toBe(true);
+    expect(ran).toHaveLength(3);
+  });
+
+  it('stops at a failing effect, marks the ones done before it, and the next run starts from it', async () => {
+    await claimOwing(['a', 'b', 'c']);
+    const ran: string[] = [];
+    const failures: string[] = [];
+    let bFails = true;
+    const relay = new EffectRelay({
+      store,
+      handlers: {
+        a: async (e) => void ran.push(e.id),
+        b: async (e) => {
+          if (bFails) throw new Error('platform down');
+          ran.push(e.id);
+        },
+        c: async (e) => void ran.push(e.id),
+      },
+      onError: (err, effect: EffectRecord) => failures.push(`${effect.id}: ${(err as Error).message}`),
+    });
+    expect(await relay.runSource('d1')).toBe(false);
+    expect(failures).toEqual(['d1:1-b: platform down']);
+    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:1-b', 'd1:2-c']);
+
+    bFails = false;
+    expect(await relay.sweep(0)).toBe(1);
+    expect(ran).toEqual(['d1:0-a', 'd1:1-b', 'd1:2-c']);
+    expect(await store.pendingEffectsOf('d1')).toEqual([]);
+  });
+
+  it('an effect kind without a handler stays pending and is reported', async () => {
+    await claimOwing(['unknown']);
+    const failures: string[] = [];
+    const relay = new EffectRelay({ store, handlers: {}, onError: (err) => failures.push((err as Error).message) });
+    expect(await relay.runSource('d1')).toBe(false);
+    expect(failures).toEqual(['no handler for effect kind unknown']);
+    expect(await store.pendingEffectsOf('d1')).toHaveLength(1);
+  });
+});
