@@ -30,9 +30,13 @@ export function keyHasPermission(key: ApiKeyRecord, permission: Permission): boo
 const MAX_KEY_LENGTH = 64;
 const MAX_SECRET_LENGTH = 128;
 
+/** The key of a header, from the cache when it was verified within the TTL. */
 export async function authenticate(cache: ApiKeyCache, header: string | undefined): Promise<ApiKeyRecord> {
-  const known = cache.known(header);
-  if (known) return known;
+  return cache.known(header) ?? verify(cache, header);
+}
+
+/** Checks a header not in the cache against the stored key, and remembers it when it matches. */
+async function verify(cache: ApiKeyCache, header: string | undefined): Promise<ApiKeyRecord> {
   const credentials = parseAuthorization(header);
   if (!credentials) throw new AppError('UNAUTHORIZED', 'Missing or malformed Authorization header: expected <API_KEY>:<API_SECRET>');
   if (credentials.key.length > MAX_KEY_LENGTH || credentials.secret.length > MAX_SECRET_LENGTH) {
@@ -74,7 +78,7 @@ function authHook(cache: ApiKeyCache, guard: ReportGuard, permission: Permission
     try {
       const header = request.headers.authorization;
       const known = cache.known(header);
-      const pending = known ? admit(request, known) : authenticate(cache, header).then((key) => admit(request, key));
+      const pending = known ? admit(request, known) : verify(cache, header).then((key) => admit(request, key));
       if (pending) pending.then(() => done(), done);
       else done();
     } catch (err) {
