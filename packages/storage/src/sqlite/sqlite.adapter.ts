@@ -39,6 +39,7 @@ import {
   type ReportRow,
   type UserRow,
 } from './rows.js';
+import { SYNCHRONOUS } from './durability.js';
 import { sqliteSanctions } from './sanctions.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
@@ -86,7 +87,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
   // lose the last commits; the cost is measured in docs/performance.md. Bookkeeping that is redone
   // or recomputed after a loss commits without the wait (durability.ts).
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${SYNCHRONOUS}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
 
