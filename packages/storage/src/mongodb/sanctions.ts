@@ -1,23 +1,10 @@
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
-import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionState } from '../records.js';
+import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 
-export interface SanctionDoc {
-  /** The sanction id (the approval's decision id). */
-  _id: string;
-  userId: string;
-  caseId: string;
-  kind: 'ban';
-  reason: string | null;
-  moderatorId: string;
-  createdAt: number;
-  expiresAt: number | null;
-  state: SanctionState;
-  liftedAt: number | null;
-  liftedBy: string | null;
-  liftReason: string | null;
-}
+/** A sanction; `_id` is its id (the approval's decision id). */
+export type SanctionDoc = Omit<SanctionRecord, 'id'> & { _id: string };
 const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
   userId: d.userId,
