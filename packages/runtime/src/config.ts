@@ -13,16 +13,21 @@ export function withoutPassword(value: string | undefined): string | undefined {
   return value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@\s]*@/i, '$1:***@');
 }
 
+/** Variables renamed since an earlier release: the old name still works when the new one is unset (CHANGELOG.md). */
+const RENAMED: Record<string, string> = { KEY_PREFIX: 'QUEUE_PREFIX' };
+
+/** The variables a process reads: the keys of its config schema, exactly what loadConfig looks up. */
+export function configVariables(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape);
+}
+
 /**
  * Parses only the variables a process declares. The one place that reads process.env: callers
  * receive a typed, validated object or a ConfigError naming every bad variable.
  */
-/** Variables renamed since an earlier release: the old name still works when the new one is unset (CHANGELOG.md). */
-const RENAMED: Record<string, string> = { KEY_PREFIX: 'QUEUE_PREFIX' };
-
 export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const input: Record<string, string | undefined> = {};
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of configVariables(schema)) {
     const old = RENAMED[key];
     const value = env[key] ?? (old === undefined ? undefined : env[old]);
     input[key] = value === '' ? undefined : value;

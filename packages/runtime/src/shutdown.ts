@@ -8,11 +8,14 @@ export function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (result ??= fn());
 }
 
+/** How long a process may take to stop after SIGTERM (workers finish their active jobs within it). */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
 /**
  * Calls the closers in order on SIGINT/SIGTERM, then exits 0; a second signal or the grace period
  * running out exits 1. Closers run once however many signals arrive.
  */
-export function onShutdown(logger: Logger, closers: Closer[], graceMs = 10_000): () => Promise<void> {
+export function onShutdown(logger: Logger, closers: Closer[], graceMs = SHUTDOWN_GRACE_MS): () => Promise<void> {
   const shutdown = once(async () => {
     const timer = setTimeout(() => {
       logger.error({ graceMs }, 'shutdown took too long, exiting');
