@@ -169,13 +169,18 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
         child.stderr!.on('data', (d) => (output += d));
         const probes: Record<string, number> = {};
         const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.status, () => 0);
-        const readinessPath = app.container.readinessProbe.httpGet.path;
+        const sleep = () => new Promise((r) => setTimeout(r, 100));
+        // Listening first (any answer at all)...
         const deadline = Date.now() + 30_000;
-        while ((await get(readinessPath)) !== 200) {
+        while ((await get('/')) === 0) {
           if (child.exitCode !== null) throw new Error(`${app.entry} exited: ${output}`);
-          if (Date.now() > deadline) throw new Error(`${app.entry} never answered ${readinessPath} with 200: ${output}`);
-          await new Promise((r) => setTimeout(r, 100));
+          if (Date.now() > deadline) throw new Error(`${app.entry} never listened on its ${portVariable(app.schema)}: ${output}`);
+          await sleep();
         }
+        // ...then ready once Redis and the store answer; a wrong readiness path shows in the probe test, not here.
+        const readinessPath = app.container.readinessProbe?.httpGet?.path ?? '/ready';
+        const readyBy = Date.now() + 10_000;
+        while ((await get(readinessPath)) !== 200 && Date.now() < readyBy) await sleep();
         for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
           const path = app.container[probe]?.httpGet?.path;
           if (path) probes[probe] = await get(path);
