@@ -185,14 +185,25 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
           const path = app.container[probe]?.httpGet?.path;
           if (path) probes[probe] = await get(path);
         }
-        // The queues it consumes: those on which it registered a BullMQ worker.
-        const consumes: QueueKey[] = [];
-        for (const key of Object.keys(QUEUES) as QueueKey[]) {
-          const q = openQueue(key, redis, prefix);
-          if ((await q.getWorkers()).length > 0) consumes.push(key);
-          await q.close();
+        // The queues it consumes: those on which it registered a BullMQ worker. A worker (it
+        // declares JOB_LOCK_MS) registers them after its ops port is up: read until the set stands.
+        const queues = (Object.keys(QUEUES) as QueueKey[]).map((key) => ({ key, queue: openQueue(key, redis, prefix) }));
+        const consumed = async () => {
+          const found: QueueKey[] = [];
+          for (const { key, queue } of queues) if ((await queue.getWorkers()).length > 0) found.push(key);
+          return found.join(',');
+        };
+        let consumes = await consumed();
+        if (configVariables(app.schema).includes('JOB_LOCK_MS')) {
+          for (let previous = ''; consumes === '' || consumes !== previous; ) {
+            if (Date.now() > deadline) throw new Error(`${app.entry} registered no BullMQ worker: ${output}`);
+            previous = consumes;
+            await new Promise((r) => setTimeout(r, 300));
+            consumes = await consumed();
+          }
         }
-        observed.set(app.name, { probes, metrics: await get('/metrics'), consumes });
+        for (const { queue } of queues) await queue.close();
+        observed.set(app.name, { probes, metrics: await get('/metrics'), consumes: consumes === '' ? [] : (consumes.split(',') as QueueKey[]) });
       }),
     );
   }, 60_000);
