@@ -37,7 +37,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : uuidv7();
     },
-    routerOptions: { maxParamLength: 256 },
+    // A player id in a path is bounded by the request line, not the router (LIMITS.pathParamLength).
+    routerOptions: { maxParamLength: LIMITS.pathParamLength },
     // Two log lines per request would cost more than the request itself at ingestion volume:
     // failures are logged by the error handler, traffic is counted by metrics.
     logController: new LogController({ disableRequestLogging: true }),
