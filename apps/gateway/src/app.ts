@@ -16,6 +16,7 @@ import { installConsole } from './http/console.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
+import { playersRoutes } from './routes/players.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
 import { sanctionsRoutes } from './routes/sanctions.routes.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(statsRoutes(deps));
       await v1.register(sanctionsRoutes(deps));
       await v1.register(casesRoutes(deps));
+      await v1.register(playersRoutes(deps));
       await v1.register(meRoutes(deps));
     },
     { prefix: '/v1' },
