@@ -3,7 +3,7 @@ import { api, errorMessage } from '../api/client';
 import { hasEndpoint } from '../api/capabilities';
 import { go, hrefOf } from '../components/router';
 import { ShortcutList, useShortcuts, type Shortcut } from '../components/shortcuts';
-import { Badge, ErrorLine, Unavailable, time } from '../components/status';
+import { Badge, ErrorLine, Unavailable, flagLabel, time } from '../components/status';
 import { usePoll } from '../components/use-poll';
 
 const CASES = '/v1/cases';
@@ -74,7 +74,7 @@ function Queue() {
         <select id="filter-flag" value={flag} onChange={(e) => setFlag(e.target.value)}>
           {FLAGS.map((f) => (
             <option key={f} value={f}>
-              {f || 'Any'}
+              {f ? flagLabel(f) : 'Any'}
             </option>
           ))}
         </select>
