@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import { playerIdInPath } from './player-id.js';
+import { playerId } from './player-id.js';
 import { IsoDuration, SanctionReason } from './sanctions.js';
 
 const id = (what: string) =>
@@ -73,8 +73,8 @@ export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
 /** 4.2: body of POST /v1/reports/check. */
 export const CheckBody = z.strictObject({
   // The same ids submit takes as userId and reporter.id, so whoever can be reported can be checked.
-  userId: anyString('userId'),
-  reporterId: anyString('reporterId'),
+  userId: playerId('userId'),
+  reporterId: playerId('reporterId'),
 });
 export type CheckBody = z.infer<typeof CheckBody>;
 
@@ -94,7 +94,7 @@ export const CheckResponse = z.strictObject({
 export type CheckResponse = z.infer<typeof CheckResponse>;
 
 /** 4.3: path and query of GET /v1/reports/{id}. */
-export const UserIdParams = z.strictObject({ id: playerIdInPath('id') });
+export const UserIdParams = z.strictObject({ id: playerId('id') });
 export const ReportIdParams = z.strictObject({ id: id('id') });
 
 const positiveIntFromQuery = (what: string, max?: number) => {

@@ -6,8 +6,8 @@ export const LIMITS = {
   /**
    * Ids of our own where the spec is silent and we bound them (moderator ids, case and report ids).
    * A player's id (submit's and check's userId, reporter ids, `{id}` of the reports list,
-   * `{userId}` of the ban API) has one bound everywhere: none of ours, any string submit accepts
-   * (non-empty in a path), within the body or the request line (`pathParamLength`).
+   * `{userId}` of the ban API) has one bound everywhere: no length of ours, any string submit
+   * accepts (non-empty where it is looked up), within the body or the request line (`pathParamLength`).
    */
   idLength: 128,
   /**

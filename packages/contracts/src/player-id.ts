@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * A player's id in a path (`{id}` of the reports list, `{userId}` of the ban API): any string
- * submit accepts as userId, non-empty (an empty segment is another path), bounded only by the
- * request line (LIMITS.pathParamLength). One bound for a player id everywhere.
+ * A player's id looked up (check's userId and reporterId, `{id}` of the reports list, `{userId}`
+ * of the ban API): any string submit accepts as userId or reporter.id, of any length, non-empty
+ * (an empty path segment is another path; check has always required one). Bounded only by the
+ * body or the request line (LIMITS.pathParamLength). One bound for a player id everywhere.
  */
-export const playerIdInPath = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
+export const playerId = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { playerIdInPath } from './player-id.js';
+import { playerId } from './player-id.js';
 
 /** GET /v1/players/{userId}: a player as the game platform's user directory knows them. */
-export const PlayerParams = z.strictObject({ userId: playerIdInPath('userId') });
+export const PlayerParams = z.strictObject({ userId: playerId('userId') });
 
 export const PlayerResponse = z.strictObject({
   success: z.literal(true),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDuration } from './durations.js';
-import { playerIdInPath } from './player-id.js';
+import { playerId } from './player-id.js';
 
 /** Bounds we chose where the issue is silent (docs/decisions.md, "Sanctions"). */
 export const SANCTION_LIMITS = {
@@ -54,7 +54,7 @@ export const SanctionView = z.strictObject({
 });
 export type SanctionView = z.infer<typeof SanctionView>;
 
-export const SanctionUserParams = z.strictObject({ userId: playerIdInPath('userId') });
+export const SanctionUserParams = z.strictObject({ userId: playerId('userId') });
 
 export const SanctionStatusResponse = z.strictObject({
   success: z.literal(true),
