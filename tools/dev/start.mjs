@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { bootstrap, ROOT } from './lib/bootstrap.mjs';
 import { say } from './lib/log.mjs';
 import { APPS, supervise } from './lib/processes.mjs';
-import { ensureRedis } from './lib/redis.mjs';
+import { claimKeyPrefix, ensureRedis } from './lib/redis.mjs';
 import { checkPortsFree } from './lib/ports.mjs';
 import { DEFAULT_METRICS_BASE, instances, listenPorts, parseTopology, portSetting } from './lib/topology.mjs';
 
@@ -25,6 +25,8 @@ try {
   const dataDir = resolve(ROOT, process.env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
   const redisUrl = await ensureRedis(dataDir);
+  // A SQLite system owns its KEY_PREFIX on that Redis (MongoDB: every launcher shares one store).
+  if (!process.env.MONGODB_URL && !process.env.REDIS_CLUSTER_NODES) await claimKeyPrefix(redisUrl, process.env.KEY_PREFIX || process.env.QUEUE_PREFIX || 'rm', dataDir);
   const env = { ...process.env, REDIS_URL: redisUrl, DATA_DIR: dataDir };
   const running = processes.map(({ app, name, env: own }) => supervise(name, APPS[app], { ...env, ...own }));
   const gateways = Array.from({ length: topology.gateway }, (_, i) => `http://127.0.0.1:${port + i}`).join(', ');

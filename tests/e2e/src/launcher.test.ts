@@ -40,7 +40,7 @@ interface Launched {
 
 const launched: Launched[] = [];
 
-async function launch(port: number, metrics: number): Promise<Launched> {
+async function launch(port: number, metrics: number, extra: Record<string, string> = {}): Promise<Launched> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rm-launch-'));
   const env = {
     PATH: process.env['PATH'],
@@ -53,6 +53,7 @@ async function launch(port: number, metrics: number): Promise<Launched> {
     METRICS_PORT: String(metrics),
     METRICS_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    ...extra,
   };
   const child = killOnExit(spawn(process.execPath, [join(ROOT, 'tools/dev/start.mjs'), '--no-build'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const output: string[] = [];
@@ -132,5 +133,16 @@ describe('two systems started by the launcher on one host', () => {
     const out = c.output.join('');
     expect(out).toContain(`port ${a!.metrics} (intake-worker), ${a!.metrics + 1} (moderation-worker), ${a!.metrics + 2} (notification-worker) already in use`);
     expect(out).toContain('another METRICS_PORT');
+  });
+
+  it('a system with its own data but another system’s KEY_PREFIX on the same Redis is refused, naming that system’s data', async () => {
+    const [a] = launched;
+    const d = await launch(await freePort(), await metricsBase([a!.metrics]), { KEY_PREFIX: a!.env['KEY_PREFIX']! });
+    const code = await new Promise<number | null>((r) => d.child.once('exit', r));
+    expect(code).toBe(1);
+    const out = d.output.join('');
+    expect(out).toContain(`already serves the system with its data in ${a!.dataDir} under KEY_PREFIX ${a!.env['KEY_PREFIX']}: give this one its own KEY_PREFIX`);
+    // System A still serves, and nothing of the refused one ran.
+    expect(await ok(`http://127.0.0.1:${a!.port}/health`)).toBe(true);
   });
 });
