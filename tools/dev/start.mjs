@@ -1,26 +1,37 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, builds, makes sure Redis runs, then runs every process of
 // the system with prefixed logs until Ctrl-C / SIGTERM. Redis is left running for the next start.
-// `npm start -- --gateways 2 --workers intake=3,moderation=1,notification=1` runs several of each.
+// `npm start -- --gateways 2 --workers intake=3,moderation=1,notification=1` runs several of each;
+// `--no-build` skips the install and build (already done, e.g. a second system from the same tree).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrap, ROOT } from './lib/bootstrap.mjs';
 import { say } from './lib/log.mjs';
 import { APPS, supervise } from './lib/processes.mjs';
-import { ensureRedis } from './lib/redis.mjs';
-import { instances, parseTopology } from './lib/topology.mjs';
+import { claimKeyPrefix, ensureRedis } from './lib/redis.mjs';
+import { checkPortsFree } from './lib/ports.mjs';
+import { DEFAULT_METRICS_BASE, instances, listenPorts, parseTopology, portSetting } from './lib/topology.mjs';
 
 try {
-  const topology = parseTopology(process.argv.slice(2), process.env);
-  await bootstrap();
+  const args = process.argv.slice(2);
+  const noBuild = args.includes('--no-build');
+  const topology = parseTopology(args.filter((a) => a !== '--no-build'), process.env);
+  const port = portSetting(process.env.PORT, 'PORT', 3000);
+  // METRICS_PORT is the base of the workers' metrics ports (scheme in lib/topology.mjs and the README).
+  const metricsBase = portSetting(process.env.METRICS_PORT, 'METRICS_PORT', DEFAULT_METRICS_BASE);
+  const processes = instances(topology, port, metricsBase);
+  await checkPortsFree(listenPorts(processes), (p) => (p.setting === 'PORT' ? process.env.HOST : process.env.METRICS_HOST) || '0.0.0.0');
+  if (!noBuild) await bootstrap();
   const dataDir = resolve(ROOT, process.env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
   const redisUrl = await ensureRedis(dataDir);
+  // A SQLite system owns its KEY_PREFIX on that Redis (MongoDB: every launcher shares one store).
+  if (!process.env.MONGODB_URL && !process.env.REDIS_CLUSTER_NODES) await claimKeyPrefix(redisUrl, process.env.KEY_PREFIX || process.env.QUEUE_PREFIX || 'rm', dataDir);
   const env = { ...process.env, REDIS_URL: redisUrl, DATA_DIR: dataDir };
-  const port = Number(process.env.PORT ?? 3000);
-  const running = instances(topology, port).map(({ app, name, env: own }) => supervise(name, APPS[app], { ...env, ...own }));
+  const running = processes.map(({ app, name, env: own }) => supervise(name, APPS[app], { ...env, ...own }));
   const gateways = Array.from({ length: topology.gateway }, (_, i) => `http://127.0.0.1:${port + i}`).join(', ');
-  say(`system starting: gateway on ${gateways}, data in ${dataDir}, Redis at ${redisUrl}`);
+  const metrics = metricsBase === 0 ? 'off' : `from ${metricsBase}`;
+  say(`system starting: gateway on ${gateways}, worker metrics ports ${metrics}, data in ${dataDir}, Redis at ${redisUrl}`);
   say('create a key:  npm run cli -- apikey create --name game --permission reports.submit_report');
   say('stop with Ctrl-C');
 

@@ -16,6 +16,7 @@ import { installConsole } from './http/console.js';
 import { decisionsRoutes } from './routes/decisions.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
+import { playersRoutes } from './routes/players.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
 import { sanctionsRoutes } from './routes/sanctions.routes.js';
@@ -37,7 +38,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : uuidv7();
     },
-    routerOptions: { maxParamLength: 256 },
+    // A player id in a path is bounded by the request line, not the router (LIMITS.pathParamLength).
+    routerOptions: { maxParamLength: LIMITS.pathParamLength },
     // Two log lines per request would cost more than the request itself at ingestion volume:
     // failures are logged by the error handler, traffic is counted by metrics.
     logController: new LogController({ disableRequestLogging: true }),
@@ -66,6 +68,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(statsRoutes(deps));
       await v1.register(sanctionsRoutes(deps));
       await v1.register(casesRoutes(deps));
+      await v1.register(playersRoutes(deps));
       await v1.register(meRoutes(deps));
     },
     { prefix: '/v1' },

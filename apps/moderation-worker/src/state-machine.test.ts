@@ -16,7 +16,7 @@ const caseIn = (from: From): CaseRecord => {
     approved: ['approved', OTHER],
     dismissed: ['dismissed', OTHER],
   }[from] as [CaseState, string | null];
-  return { id: 'case-1', userId: 'user-1', state, claimedBy, version: 3, createdAt: 1_000, updatedAt: 2_000 };
+  return { id: 'case-1', userId: 'user-1', state, claimedBy, version: 3, createdAt: 1_000, updatedAt: 2_000, slaBreached: false };
 };
 
 // Expected outcomes, written compactly so the table below reads like the state table in docs/moderation.md.

@@ -27,9 +27,15 @@ export const CaseIdParams = z.strictObject({
   caseId: z.string().min(1, 'caseId must not be empty').max(LIMITS.idLength, `caseId must be at most ${LIMITS.idLength} characters`),
 });
 
+/** The reported player as the game platform's directory knows them (cached); null when it does not. */
+export const PlayerNames = z.strictObject({ name: z.string(), displayName: z.string() });
+export type PlayerNames = z.infer<typeof PlayerNames>;
+
 export const CaseSummary = z.strictObject({
   caseId: z.string(),
   userId: z.string(),
+  /** From the user directory (its cache); null when the directory has no such player or cannot answer. */
+  player: PlayerNames.nullable(),
   state: z.enum(CASE_STATES),
   /** The stored priority plus, while open, the age term (docs/triage.md). */
   priority: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
+import { playerId } from './player-id.js';
 import { IsoDuration, SanctionReason } from './sanctions.js';
 
 const id = (what: string) =>
@@ -71,8 +72,9 @@ export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
 
 /** 4.2: body of POST /v1/reports/check. */
 export const CheckBody = z.strictObject({
-  userId: id('userId'),
-  reporterId: id('reporterId'),
+  // The same ids submit takes as userId and reporter.id, so whoever can be reported can be checked.
+  userId: playerId('userId'),
+  reporterId: playerId('reporterId'),
 });
 export type CheckBody = z.infer<typeof CheckBody>;
 
@@ -92,7 +94,7 @@ export const CheckResponse = z.strictObject({
 export type CheckResponse = z.infer<typeof CheckResponse>;
 
 /** 4.3: path and query of GET /v1/reports/{id}. */
-export const UserIdParams = z.strictObject({ id: id('id') });
+export const UserIdParams = z.strictObject({ id: playerId('id') });
 export const ReportIdParams = z.strictObject({ id: id('id') });
 
 const positiveIntFromQuery = (what: string, max?: number) => {

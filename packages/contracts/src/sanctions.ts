@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDuration } from './durations.js';
-import { LIMITS } from './limits.js';
+import { playerId } from './player-id.js';
 
 /** Bounds we chose where the issue is silent (docs/decisions.md, "Sanctions"). */
 export const SANCTION_LIMITS = {
@@ -54,12 +54,7 @@ export const SanctionView = z.strictObject({
 });
 export type SanctionView = z.infer<typeof SanctionView>;
 
-export const SanctionUserParams = z.strictObject({
-  userId: z
-    .string({ error: 'userId must be a string' })
-    .min(1, 'userId must not be empty')
-    .max(LIMITS.idLength, `userId must be at most ${LIMITS.idLength} characters`),
-});
+export const SanctionUserParams = z.strictObject({ userId: playerId('userId') });
 
 export const SanctionStatusResponse = z.strictObject({
   success: z.literal(true),

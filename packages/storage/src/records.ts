@@ -75,7 +75,15 @@ export interface CaseRecord {
   version: number;
   createdAt: number;
   updatedAt: number;
+  /**
+   * True once the case waited unclaimed past its SLA at any of its openings (recordSlaBreach):
+   * sticky, shown and filtered on as the flag SLA_BREACHED_FLAG beside the triage's flags.
+   */
+  slaBreached: boolean;
 }
+
+/** The flag of a case escalated for waiting past its SLA, as the case API shows and filters it. */
+export const SLA_BREACHED_FLAG = 'sla_breached';
 
 export interface CaseEvent {
   caseId: string;

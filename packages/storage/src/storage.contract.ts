@@ -498,6 +498,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
           version: 1,
           createdAt: 0,
           updatedAt: 0,
+          slaBreached: false,
         };
         expect(await store.transitionCase(move(ghost, 'claimed'))).toBeNull();
       });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseQuery, CaseRecord, CaseState, CaseTriageRecord, NewReport, Transition } from './records.js';
+import { SLA_BREACHED_FLAG, type CaseQuery, type CaseRecord, type CaseState, type CaseTriageRecord, type NewReport, type Transition } from './records.js';
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
 
@@ -159,6 +159,26 @@ export function describeTriageContract(name: string, makeStore: () => Promise<St
         await decide(a, 'approved');
         expect(await ids({ states: ['approved'] })).toEqual([a.id]);
         expect((await store.listCases(query())).total).toBe(2);
+      });
+
+      it('a case past its SLA is listed under the flag sla_breached, and reads slaBreached, still after a decision', async () => {
+        const { a, b, c } = await three();
+        expect(await ids({ flag: SLA_BREACHED_FLAG })).toEqual([]);
+        expect((await store.getCase(c.id))!.slaBreached).toBe(false);
+        await store.recordSlaBreach({ caseId: c.id, openingId: 'opened', category: 'x', at: 9_000 });
+        expect(await ids({ flag: SLA_BREACHED_FLAG })).toEqual([c.id]);
+        expect(await ids({ flag: SLA_BREACHED_FLAG, category: 'spam' })).toEqual([]);
+        expect(await ids({ flag: 'suspected_brigade' })).toEqual([b.id]);
+        const listed = (await store.listCases(query({ flag: SLA_BREACHED_FLAG }))).cases[0]!;
+        expect(listed.case).toMatchObject({ id: c.id, slaBreached: true });
+        expect(listed.triage.flags).toEqual([]);
+        expect((await store.getCase(a.id))!.slaBreached).toBe(false);
+        const claimed = await decide((await store.getCase(c.id))!, 'claimed');
+        expect(claimed.slaBreached).toBe(true);
+        expect(await ids({ flag: SLA_BREACHED_FLAG })).toEqual([c.id]);
+        await decide(claimed, 'dismissed');
+        expect(await ids({ flag: SLA_BREACHED_FLAG })).toEqual([]);
+        expect(await ids({ flag: SLA_BREACHED_FLAG, states: ['dismissed'] })).toEqual([c.id]);
       });
 
       it('pages with offset and limit', async () => {

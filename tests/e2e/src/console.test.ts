@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorShape, ROOT, report, System, type Key } from './harness.js';
+import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // The moderator console (apps/console) as the gateway serves it at /console, in a real headless
 // Chromium (Debian's, driven by playwright-core), against the real processes.
@@ -44,7 +45,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-async function signedIn(key: Key): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(key: Key, on: System = sys): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // No request leaves 127.0.0.1 (the test avatar's host does not exist).
   await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
@@ -53,7 +54,7 @@ async function signedIn(key: Key): Promise<{ context: BrowserContext; page: Page
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await page.goto(`${sys.baseUrl}/console/`);
+  await page.goto(`${on.baseUrl}/console/`);
   await page.getByLabel('API key').fill(key.key);
   await page.getByLabel('Secret').fill(key.secret);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -147,9 +148,11 @@ describe('the console in a real headless browser', () => {
     for (const reporter of ['console-2', 'console-3']) {
       expect((await sys.post('/v1/reports/new', admin.auth, report(OTHER_PLAYER, reporter))).status).toBe(200);
     }
-    await alicePage.getByRole('link', { name: `Player ${OTHER_PLAYER}`, exact: true }).waitFor({ timeout: 15_000 });
-    const row = alicePage.getByRole('link', { name: `Player ${PLAYER}`, exact: true });
+    await alicePage.getByRole('link', { name: 'Spawn Camper', exact: true }).waitFor({ timeout: 15_000 });
+    const row = alicePage.getByRole('link', { name: 'The Griefer', exact: true });
     await row.waitFor({ timeout: 15_000 });
+    // The name and the id beside the display name, in the same cell.
+    await alicePage.getByRole('cell').filter({ has: row }).getByText(`griefer · ${PLAYER}`, { exact: true }).waitFor();
     expect(await alicePage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     caseId = decodeURIComponent((await row.getAttribute('href'))!.replace('#/cases/', ''));
     const listed = (await sys.get('/v1/cases', admin.auth)).body.cases as { caseId: string; userId: string }[];
@@ -158,7 +161,7 @@ describe('the console in a real headless browser', () => {
   });
 
   it('opens the case: the XSS answer renders as text, evidence links only for http(s)', async () => {
-    await alicePage.getByRole('link', { name: `Player ${PLAYER}`, exact: true }).click();
+    await alicePage.getByRole('link', { name: 'The Griefer', exact: true }).click();
     await alicePage.getByRole('heading', { name: `Case of player ${PLAYER}` }).waitFor();
     await alicePage.getByText(XSS, { exact: true }).waitFor();
     expect(await alicePage.locator('img[src="x"]').count()).toBe(0);
@@ -178,7 +181,7 @@ describe('the console in a real headless browser', () => {
 
   it('bob, in another browser context, sees it claimed and gets the refusal in the API\'s own words', async () => {
     bobPage = (await signedIn(bob)).page;
-    const row = bobPage.getByRole('row').filter({ has: bobPage.getByRole('link', { name: `Player ${PLAYER}`, exact: true }) });
+    const row = bobPage.getByRole('row').filter({ has: bobPage.getByRole('link', { name: 'The Griefer', exact: true }) });
     await row.getByRole('cell', { name: 'alice', exact: true }).waitFor();
     await row.getByRole('link').click();
     await bobPage.locator('.claim', { hasText: 'Claimed by alice' }).waitFor();
@@ -218,5 +221,40 @@ describe('the console in a real headless browser', () => {
     await alicePage.getByText('Open cases:', { exact: false }).first().waitFor();
     await shot(alicePage, 'stats');
     expect(dialogs).toEqual([]);
+  });
+});
+
+describe('the queue finds SLA breaches (issue 32)', () => {
+  // Its own system: `other` has a 2 s SLA, `cheating` 4 h.
+  const policy = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: 'PT2S' } } };
+  let slaSys: System;
+
+  afterAll(async () => {
+    await slaSys?.stop();
+  });
+
+  it('the Flag filter offers sla_breached; it lists the case past its SLA with its badge and the player named', async () => {
+    slaSys = await System.start({ env: { MAX_REPORTS_PER_DAY: '1000', TRIAGE_POLICY: writePolicy(policy) } });
+    await slaSys.addUser('9821', 'alpha', 'ALPHA');
+    await slaSys.addUser('9822', 'bravo', 'Bravo');
+    const [submitter, viewer] = await Promise.all([slaSys.createKey(['--permission', 'reports.submit_report']), slaSys.createKey(['--permission', 'reports.view_reports'])]);
+    expect((await slaSys.post('/v1/reports/new', submitter.auth, categorized('9821', 'sla-1', 'other'))).status).toBe(200);
+    expect((await slaSys.post('/v1/reports/new', submitter.auth, categorized('9822', 'sla-2', 'cheating'))).status).toBe(200);
+    await slaSys.waitFor(
+      async () => ((await slaSys.get('/v1/cases?flag=sla_breached', viewer.auth)).body.cases ?? []).some((c: { userId: string }) => c.userId === '9821'),
+      30_000,
+      'the case past its SLA to be flagged',
+    );
+
+    const { context, page } = await signedIn(viewer, slaSys);
+    await page.getByRole('link', { name: 'Bravo', exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByLabel('Flag').selectOption('sla_breached');
+    const breached = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'ALPHA', exact: true }) });
+    await breached.getByText('SLA breached', { exact: true }).waitFor({ timeout: 15_000 });
+    await breached.getByText('alpha · 9821', { exact: true }).waitFor();
+    await page.getByText('1 case', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Bravo', exact: true }).count()).toBe(0);
+    await shot(page, 'queue-sla-breached');
+    await context.close();
   });
 });

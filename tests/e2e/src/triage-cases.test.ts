@@ -75,6 +75,7 @@ describe('GET /v1/cases', () => {
     expect(high).toEqual({
       caseId: expect.any(String),
       userId: cheat.userId,
+      player: { name: `player${cheat.userId}`, displayName: `Player ${cheat.userId}` },
       state: 'open',
       priority: 10 * 5 + 4 * (0.5 + 0.5),
       reportCount: 2,
@@ -274,7 +275,7 @@ describe('GET /openapi.json', () => {
     const doc = (await sys.request('GET', '/openapi.json')).body;
     const ok = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(ok('/v1/cases').properties.cases.items.properties).sort()).toEqual(
-      ['caseId', 'categories', 'claimedBy', 'distinctReporters', 'flags', 'lastReportAt', 'openedAt', 'priority', 'reportCount', 'state', 'userId'],
+      ['caseId', 'categories', 'claimedBy', 'distinctReporters', 'flags', 'lastReportAt', 'openedAt', 'player', 'priority', 'reportCount', 'state', 'userId'],
     );
     expect(Object.keys(ok('/v1/cases/{caseId}').properties.case.properties)).toEqual(expect.arrayContaining(['reports', 'decisions', 'sanctions']));
     for (const status of ['400', '401', '403', '404', '429', '500']) expect(doc.paths['/v1/cases'].get.responses[status], status).toBeDefined();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { say } from './log.mjs';
@@ -147,4 +147,61 @@ export async function ensureRedis(dataDir) {
   say(`starting redis-server on 127.0.0.1:6379 (data in ${dir}, AOF appendfsync always)`);
   const { url } = await startRedis({ port: 6379, dir });
   return url;
+}
+
+/**
+ * One command over plain RESP (no auth, no TLS): the reply as a string, null for a nil reply;
+ * rejects on an error reply or no answer. Enough for the launcher's few checks.
+ */
+export function redisCommand(host, port, args, timeoutMs = 2_000) {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host, port });
+    let answer = Buffer.alloc(0);
+    const done = (err, value) => {
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(value);
+    };
+    socket.setTimeout(timeoutMs, () => done(new Error(`Redis at ${host}:${port} did not answer`)));
+    socket.on('error', (err) => done(err));
+    socket.on('connect', () => socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`));
+    socket.on('data', (chunk) => {
+      answer = Buffer.concat([answer, chunk]);
+      const end = answer.indexOf('\r\n');
+      if (end < 0) return;
+      const head = answer.subarray(0, end).toString();
+      if (head[0] === '+' || head[0] === ':') return done(null, head.slice(1));
+      if (head[0] === '-') return done(new Error(head.slice(1)));
+      if (head === '$-1') return done(null, null);
+      if (head[0] === '$') {
+        const len = Number(head.slice(1));
+        if (answer.length >= end + 2 + len + 2) done(null, answer.subarray(end + 2, end + 2 + len).toString());
+        return;
+      }
+      done(new Error(`unexpected reply from Redis at ${host}:${port}`));
+    });
+  });
+}
+
+/**
+ * Two systems with their own SQLite data must not share one Redis under one KEY_PREFIX: each would
+ * take the other's jobs and store them in the wrong file. The first launcher records its data
+ * folder under the prefix; another data folder under the same prefix is refused, unless the one
+ * recorded is gone (moved or deleted), which is taken over. Checked only where it can be: a plain
+ * redis:// without credentials (npm start's own Redis, or one on this host).
+ */
+export async function claimKeyPrefix(redisUrl, prefix, dataDir) {
+  const url = new URL(redisUrl);
+  if (url.protocol !== 'redis:' || url.username || url.password) return;
+  const [host, port] = [url.hostname || '127.0.0.1', Number(url.port || 6379)];
+  const key = `${prefix}:launcher:data-dir`;
+  if ((await redisCommand(host, port, ['SET', key, dataDir, 'NX'])) === 'OK') return;
+  const recorded = await redisCommand(host, port, ['GET', key]);
+  if (recorded === dataDir) return;
+  if (recorded !== null && existsSync(recorded)) {
+    throw new Error(
+      `the Redis at ${host}:${port} already serves the system with its data in ${recorded} under KEY_PREFIX ${prefix}: give this one its own KEY_PREFIX (or REDIS_URL), see "Two systems on one host" in the README; if that system is gone for good, delete the key ${key}`,
+    );
+  }
+  await redisCommand(host, port, ['SET', key, dataDir]);
 }

@@ -2,7 +2,13 @@
 // `--workers intake=N,moderation=N,notification=N`, or GATEWAYS / WORKERS in the environment.
 
 const WORKERS = { intake: 'intake-worker', moderation: 'moderation-worker', notification: 'notification-worker' };
-const METRICS_BASE = { 'intake-worker': 9101, 'moderation-worker': 9102, 'notification-worker': 9103 };
+/**
+ * A worker's metrics port is METRICS_PORT (the base, default 9101) + its kind's offset + 10 × its
+ * instance index: intake 9101, moderation 9102, notification 9103, a second intake 9111. A new
+ * worker kind takes the next offset (at most 9: the tens are the instances).
+ */
+export const METRICS_OFFSET = { 'intake-worker': 0, 'moderation-worker': 1, 'notification-worker': 2 };
+export const DEFAULT_METRICS_BASE = 9101;
 
 function count(value, what) {
   const n = Number(value);
@@ -34,19 +40,37 @@ export function parseTopology(argv, env) {
   return counts;
 }
 
+/** A port setting from the environment: a whole number 0 to 65535, or the fallback when unset. */
+export function portSetting(value, name, fallback) {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value)) || n > 65535) throw new Error(`${name} must be a port number from 0 to 65535 (got ${value})`);
+  return n;
+}
+
 /**
  * One entry per process: its name and the environment it needs beside the shared one. Node 20
  * cannot share a port between processes, so gateway i listens on PORT + i (put a load balancer in
- * front); worker i serves its metrics on its base port + 10 × i.
+ * front); a worker serves its metrics on metricsBase + its kind's offset + 10 × i (METRICS_OFFSET).
+ * metricsBase 0 turns every worker's metrics port off, as METRICS_PORT=0 does for one worker.
  */
-export function instances(counts, basePort) {
+export function instances(counts, basePort, metricsBase = DEFAULT_METRICS_BASE) {
   const list = [];
   for (const [app, n] of Object.entries(counts)) {
     for (let i = 0; i < n; i++) {
       const name = n > 1 ? `${app}-${i + 1}` : app;
-      const env = app === 'gateway' ? { PORT: String(basePort + i) } : { METRICS_PORT: String(METRICS_BASE[app] + 10 * i) };
-      list.push({ app, name, env });
+      const port = app === 'gateway' ? basePort + i : metricsBase === 0 ? 0 : metricsBase + METRICS_OFFSET[app] + 10 * i;
+      if (port > 65535) throw new Error(`${name} would listen on port ${port}: lower ${app === 'gateway' ? 'PORT' : 'METRICS_PORT'}`);
+      list.push({ app, name, env: app === 'gateway' ? { PORT: String(port) } : { METRICS_PORT: String(port) } });
     }
   }
   return list;
+}
+
+/** The ports the processes listen on (0 is none), with who takes each: to check them before starting. */
+export function listenPorts(list) {
+  return list.flatMap(({ name, app, env }) => {
+    const port = Number(app === 'gateway' ? env.PORT : env.METRICS_PORT);
+    return port > 0 ? [{ name, port, setting: app === 'gateway' ? 'PORT' : 'METRICS_PORT' }] : [];
+  });
 }

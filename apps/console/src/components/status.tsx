@@ -19,8 +19,10 @@ export function ErrorLine({ message }: { message: string | undefined }) {
   );
 }
 
+export const flagLabel = (flag: string) => (flag === 'suspected_brigade' ? 'Suspected brigade' : flag === 'sla_breached' ? 'SLA breached' : flag);
+
 export function Badge({ flag }: { flag: string }) {
-  const label = flag === 'suspected_brigade' ? 'Suspected brigade' : flag === 'sla_breached' ? 'SLA breached' : flag;
+  const label = flagLabel(flag);
   return <span className={`badge badge-${flag.replace(/[^a-z_]/gi, '')}`}>{label}</span>;
 }
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
+import { hasEndpoint } from '../api/capabilities';
 import { hrefOf } from '../components/router';
 import { Avatar, SafeLink } from '../components/safe-link';
 import { Sanctions } from '../components/sanctions';
@@ -21,15 +22,18 @@ export function PlayerPage({ userId }: { userId: string }) {
     `${userId}:${page}`,
   );
   const first = data?.reports[0];
+  const player = useDirectoryPlayer(userId);
+  // The directory's names now; else those the last report was stored with; else the id alone.
+  const names = player ?? (first ? { displayName: first.displayname, name: first.username, avatar: first.avurl } : null);
   const pages = data ? Math.max(1, Math.ceil(data.count / data.limit)) : 1;
   return (
     <main>
       <header className="player">
-        <Avatar src={first?.avurl} name={first?.displayname ?? userId} />
+        <Avatar src={names?.avatar ?? undefined} name={names?.displayName ?? userId} />
         <div>
-          <h1>{first ? first.displayname : `Player ${userId}`}</h1>
+          <h1>{names ? names.displayName : `Player ${userId}`}</h1>
           <p>
-            {first && <span>{first.username} · </span>}id {userId}
+            {names && <span>{names.name} · </span>}id {userId}
             {first?.banned && <span className="badge badge-banned">Banned</span>}
           </p>
         </div>
@@ -85,4 +89,20 @@ export function PlayerPage({ userId }: { userId: string }) {
       </section>
     </main>
   );
+}
+
+const PLAYERS = '/v1/players/{userId}';
+
+/** The player as the game platform's directory knows them (through the gateway's cache); null when it does not, or cannot say. */
+function useDirectoryPlayer(userId: string): { name: string; displayName: string; avatar: string | null } | null {
+  const { data } = usePoll(
+    async () => {
+      if (!hasEndpoint('get', PLAYERS)) return null;
+      const { data } = await api.GET(PLAYERS, { params: { path: { userId } } });
+      return data?.player ?? null;
+    },
+    30_000,
+    userId,
+  );
+  return data ?? null;
 }

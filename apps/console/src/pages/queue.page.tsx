@@ -3,7 +3,7 @@ import { api, errorMessage } from '../api/client';
 import { hasEndpoint } from '../api/capabilities';
 import { go, hrefOf } from '../components/router';
 import { ShortcutList, useShortcuts, type Shortcut } from '../components/shortcuts';
-import { Badge, ErrorLine, Unavailable, time } from '../components/status';
+import { Badge, ErrorLine, Unavailable, flagLabel, time } from '../components/status';
 import { usePoll } from '../components/use-poll';
 
 const CASES = '/v1/cases';
@@ -74,7 +74,7 @@ function Queue() {
         <select id="filter-flag" value={flag} onChange={(e) => setFlag(e.target.value)}>
           {FLAGS.map((f) => (
             <option key={f} value={f}>
-              {f || 'Any'}
+              {f ? flagLabel(f) : 'Any'}
             </option>
           ))}
         </select>
@@ -103,7 +103,7 @@ function Queue() {
             <tr key={c.caseId} className={i === selected ? 'selected' : undefined} aria-selected={i === selected}>
               <td>{Math.round(c.priority * 10) / 10}</td>
               <td>
-                <a href={hrefOf({ page: 'case', caseId: c.caseId })}>Player {c.userId}</a>
+                <PlayerCell userId={c.userId} player={c.player} caseId={c.caseId} />
               </td>
               <td>{c.state}</td>
               <td>{c.claimedBy ? c.claimedBy.username : '-'}</td>
@@ -124,5 +124,22 @@ function Queue() {
       {data && cases.length === 0 && <p>No cases match.</p>}
       <ShortcutList shortcuts={shortcuts} />
     </main>
+  );
+}
+
+/**
+ * The player as moderators know them: display name (the link), then name and id; the id alone
+ * when the directory has no such player.
+ */
+function PlayerCell({ userId, player, caseId }: { userId: string; player: { name: string; displayName: string } | null | undefined; caseId: string }) {
+  const href = hrefOf({ page: 'case', caseId });
+  if (!player) return <a href={href}>Player {userId}</a>;
+  return (
+    <>
+      <a href={href}>{player.displayName}</a>
+      <span className="player-id">
+        {player.name} · {userId}
+      </span>
+    </>
   );
 }

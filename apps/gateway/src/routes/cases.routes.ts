@@ -18,7 +18,7 @@ export function casesRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: CasesResponse, ...errorResponses(false) },
         },
       },
-      async (request) => listCases(deps.store, deps.config.TRIAGE_POLICY, request.query),
+      async (request) => listCases(deps.store, deps.directory, deps.config.TRIAGE_POLICY, request.query),
     );
 
     app.get(
@@ -32,7 +32,7 @@ export function casesRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: CaseResponse, ...errorResponses(false) },
         },
       },
-      async (request) => getCase(deps.store, deps.config.TRIAGE_POLICY, request.params.caseId),
+      async (request) => getCase(deps.store, deps.directory, deps.config.TRIAGE_POLICY, request.params.caseId),
     );
   };
 }

@@ -1,5 +1,5 @@
-import type { CaseSummary } from '@rm/contracts';
-import type { CaseRecord, CaseTriageRecord, ModeratorRecord, Store } from '@rm/storage';
+import type { CaseSummary, PlayerNames } from '@rm/contracts';
+import { SLA_BREACHED_FLAG, type CaseRecord, type CaseTriageRecord, type ModeratorRecord, type Store } from '@rm/storage';
 import { ageTerm, round, type TriagePolicy } from '@rm/triage';
 
 const isOpen = (c: CaseRecord) => c.state === 'open' || c.state === 'claimed';
@@ -12,11 +12,19 @@ export async function moderatorNames(store: Store, ids: Iterable<string>): Promi
 }
 
 /** A case as GET /v1/cases lists it: the stored priority plus, while it is open, the age term. */
-export function caseSummary(policy: TriagePolicy, c: CaseRecord, t: CaseTriageRecord, moderators: Map<string, ModeratorRecord | null>, now: number): CaseSummary {
+export function caseSummary(
+  policy: TriagePolicy,
+  c: CaseRecord,
+  t: CaseTriageRecord,
+  moderators: Map<string, ModeratorRecord | null>,
+  players: Map<string, PlayerNames | null>,
+  now: number,
+): CaseSummary {
   const claimer = c.claimedBy ? moderators.get(c.claimedBy) : null;
   return {
     caseId: c.id,
     userId: c.userId,
+    player: players.get(c.userId) ?? null,
     state: c.state,
     priority: round(t.priority + (isOpen(c) ? ageTerm(policy, c.createdAt, now) : 0)),
     reportCount: t.reportCount,
@@ -25,6 +33,7 @@ export function caseSummary(policy: TriagePolicy, c: CaseRecord, t: CaseTriageRe
     claimedBy: c.claimedBy ? { id: c.claimedBy, username: claimer?.username ?? c.claimedBy } : null,
     openedAt: c.createdAt,
     lastReportAt: t.lastReportAt,
-    flags: t.flags,
+    // The triage's flags, and the case's own SLA breach (stored with the breach, not by the triage).
+    flags: c.slaBreached && !t.flags.includes(SLA_BREACHED_FLAG) ? [...t.flags, SLA_BREACHED_FLAG] : t.flags,
   };
 }

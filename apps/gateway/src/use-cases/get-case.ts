@@ -1,7 +1,9 @@
 import { AppError, type CaseResponse } from '@rm/contracts';
 import type { CaseTriageRecord, Store } from '@rm/storage';
 import { assessCase, caseReportsWithCredibility, categoryOf, reporterKey, type TriagePolicy } from '@rm/triage';
+import type { UserDirectory } from '@rm/platforms';
 import { caseSummary, moderatorNames } from './case-views.js';
+import { playerNames } from './player-names.js';
 import { toView } from './sanction-status.js';
 
 /**
@@ -9,21 +11,22 @@ import { toView } from './sanction-status.js';
  * decisions oldest first, and the player's sanctions. A case not triaged yet (its first report was
  * stored a moment ago) is assessed here, without acting on any rule.
  */
-export async function getCase(store: Store, policy: TriagePolicy, caseId: string, now = Date.now()): Promise<CaseResponse> {
+export async function getCase(store: Store, directory: UserDirectory, policy: TriagePolicy, caseId: string, now = Date.now()): Promise<CaseResponse> {
   const c = await store.getCase(caseId);
   if (!c) throw new AppError('NOT_FOUND', `Case ${caseId} not found`);
-  const [{ reports, credibility }, stored, history, sanctions] = await Promise.all([
+  const [{ reports, credibility }, stored, history, sanctions, players] = await Promise.all([
     caseReportsWithCredibility(store, caseId),
     store.getCaseTriage(caseId),
     store.caseHistory(caseId),
     store.sanctionsOfUser(c.userId),
+    playerNames(directory, [c.userId]),
   ]);
   const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
   const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId), ...sanctions.map((x) => x.moderatorId)]);
   return {
     success: true,
     case: {
-      ...caseSummary(policy, c, triage, moderators, now),
+      ...caseSummary(policy, c, triage, moderators, players, now),
       reports: reports.map((r) => {
         const reporter = credibility.get(reporterKey({ platform: r.reporterPlatform, id: r.reporterId }))!;
         return {

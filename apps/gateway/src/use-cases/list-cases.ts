@@ -1,13 +1,15 @@
 import type { CasesQuery, CasesResponse } from '@rm/contracts';
 import { OPEN_STATES, type CaseState, type Store } from '@rm/storage';
+import type { UserDirectory } from '@rm/platforms';
 import type { TriagePolicy } from '@rm/triage';
 import { caseSummary, moderatorNames } from './case-views.js';
+import { playerNames } from './player-names.js';
 
 /**
  * The case queue: triaged cases, by default those waiting for a decision (open and claimed), most
  * urgent first. `count` is the total matching, not the page length.
  */
-export async function listCases(store: Store, policy: TriagePolicy, query: CasesQuery, now = Date.now()): Promise<CasesResponse> {
+export async function listCases(store: Store, directory: UserDirectory, policy: TriagePolicy, query: CasesQuery, now = Date.now()): Promise<CasesResponse> {
   const states: CaseState[] = query.state ? [query.state] : [...OPEN_STATES];
   const { total, cases } = await store.listCases({
     states,
@@ -18,6 +20,9 @@ export async function listCases(store: Store, policy: TriagePolicy, query: Cases
     now,
     page: { offset: (query.page - 1) * query.limit, limit: query.limit },
   });
-  const moderators = await moderatorNames(store, cases.flatMap((x) => (x.case.claimedBy ? [x.case.claimedBy] : [])));
-  return { success: true, page: query.page, limit: query.limit, count: total, cases: cases.map((x) => caseSummary(policy, x.case, x.triage, moderators, now)) };
+  const [moderators, players] = await Promise.all([
+    moderatorNames(store, cases.flatMap((x) => (x.case.claimedBy ? [x.case.claimedBy] : []))),
+    playerNames(directory, cases.map((x) => x.case.userId)),
+  ]);
+  return { success: true, page: query.page, limit: query.limit, count: total, cases: cases.map((x) => caseSummary(policy, x.case, x.triage, moderators, players, now)) };
 }

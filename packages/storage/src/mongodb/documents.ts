@@ -54,7 +54,7 @@ export type ModeratorDoc = Omit<ModeratorRecord, 'id'> & { _id: string };
 export const toModeratorDoc = (m: ModeratorRecord): ModeratorDoc => ({ _id: m.id, username: m.username, createdAt: m.createdAt });
 export const toModerator = (d: ModeratorDoc): ModeratorRecord => ({ id: d._id, username: d.username, createdAt: d.createdAt });
 
-export type CaseDoc = Omit<CaseRecord, 'id'> & {
+export type CaseDoc = Omit<CaseRecord, 'id' | 'slaBreached'> & {
   _id: string;
   /**
    * Present, and true, only while the case is open or claimed: the unique partial index on
@@ -81,6 +81,7 @@ export const toCase = (d: CaseDoc): CaseRecord => ({
   version: d.version,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,
+  slaBreached: d.slaBreached === true,
 });
 
 export type ReportDoc = Omit<ReportRecord, 'id'> & { _id: string };

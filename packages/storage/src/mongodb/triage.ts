@@ -1,5 +1,5 @@
 import type { ClientSession, Document } from 'mongodb';
-import { DECIDED_STATES, OPEN_STATES, type CaseTriageRecord, type Transition } from '../records.js';
+import { DECIDED_STATES, OPEN_STATES, SLA_BREACHED_FLAG, type CaseTriageRecord, type Transition } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { toCase, toReport, type CaseDoc } from './documents.js';
@@ -51,7 +51,9 @@ export function triageMethods(c: Collections): TriageMethods {
     async listCases(query) {
       const match: Document = { state: { $in: query.states }, triage: { $exists: true } };
       if (query.category !== undefined) match['triage.categories'] = query.category;
-      if (query.flag !== undefined) match['triage.flags'] = query.flag;
+      // The SLA flag is the case's own (set with its breach), the others the triage's.
+      if (query.flag === SLA_BREACHED_FLAG) match['slaBreached'] = true;
+      else if (query.flag !== undefined) match['triage.flags'] = query.flag;
       const sort =
         query.sort === 'priority' ? { rank: -1, createdAt: 1, _id: 1 } : query.sort === 'oldest' ? { createdAt: 1, _id: 1 } : { createdAt: -1, _id: -1 };
       // rank = priority plus, for an open case, agePerHour × hours since it opened (as the API shows it).

@@ -53,6 +53,7 @@ export interface CaseRow {
   version: number;
   created_at: number;
   updated_at: number;
+  sla_breached: number;
 }
 export const toCase = (r: CaseRow): CaseRecord => ({
   id: r.id,
@@ -62,6 +63,7 @@ export const toCase = (r: CaseRow): CaseRecord => ({
   version: r.version,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  slaBreached: r.sla_breached === 1,
 });
 
 /**

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { DECIDED_STATES, type CaseQuery, type CaseTriageRecord, type ReporterStats, type Transition } from '../records.js';
+import { DECIDED_STATES, SLA_BREACHED_FLAG, type CaseQuery, type CaseTriageRecord, type ReporterStats, type Transition } from '../records.js';
 import type { Store } from '../store.js';
 import { withoutSync } from './durability.js';
 import { REPORT_COLUMNS, toCase, toReport, type CaseRow, type ReportRow } from './rows.js';
@@ -76,8 +76,9 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
       params.push(query.category);
     }
     if (query.flag !== undefined) {
-      where.push(`EXISTS (SELECT 1 FROM json_each(t.flags) WHERE value = ?)`);
-      params.push(query.flag);
+      // The SLA flag is the case's own (set with its breach), the others the triage's.
+      where.push(query.flag === SLA_BREACHED_FLAG ? `c.sla_breached = 1` : `EXISTS (SELECT 1 FROM json_each(t.flags) WHERE value = ?)`);
+      if (query.flag !== SLA_BREACHED_FLAG) params.push(query.flag);
     }
     const from = `FROM case_triage t JOIN cases c ON c.id = t.case_id WHERE ${where.join(' AND ')}`;
     const order = {
