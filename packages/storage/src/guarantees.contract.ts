@@ -38,7 +38,7 @@ const triage = (caseId: string): CaseTriageRecord => ({
 const MORE_THAN_ONE_REPLY = 130;
 
 /** Every page of a scan, in order. */
-async function scanAll(store: Store, pageSize: number, between: () => Promise<void> = async () => {}): Promise<string[]> {
+async function scanAll(store: Store, pageSize: number, between: () => Promise<void> = () => Promise.resolve()): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 1_000; pages++) {

@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerSelectionError, type MongoClientOptions, type ServerDescription, type WriteConcernSettings } from 'mongodb';
+import { MongoClient, MongoServerSelectionError, type MongoClientOptions, type WriteConcernSettings } from 'mongodb';
 
 /**
  * Bounds on every operation, so a job fails (and is retried by its queue) instead of hanging when
@@ -55,39 +55,47 @@ const STANDALONE =
   'MONGODB_URL points at a standalone mongod; the MongoDB store needs a replica set or a sharded cluster ' +
   '(a one-member replica set will do: start mongod with --replSet rs0 and run rs.initiate() once)';
 
-/** A first contact with a short timeout, watching what each server says of itself. */
+/** What a server said of itself (its hello reply), or why it could not be asked. */
+export interface ServerAnswer {
+  address: string;
+  hello?: { setName?: unknown; isreplicaset?: unknown; msg?: unknown };
+  error?: string;
+}
+
+/** A first contact with a short timeout, listening to what each server says of itself. */
 async function probe(url: string): Promise<void> {
   const options: MongoClientOptions = { appName: 'report-moderation', serverSelectionTimeoutMS: MONGO_LIMITS.startupProbeMS };
   const client = new MongoClient(url, options);
-  const seen = new Map<string, ServerDescription>();
-  client.on('serverDescriptionChanged', (e) => seen.set(e.address, e.newDescription));
+  // Heartbeats, not server descriptions: a server of another replica set is dropped from the
+  // topology without a description event, but its heartbeat reply still says which set it is in.
+  const answers = new Map<string, ServerAnswer>();
+  client.on('serverHeartbeatSucceeded', (e) => answers.set(e.connectionId, { address: e.connectionId, hello: e.reply }));
+  client.on('serverHeartbeatFailed', (e) => answers.set(e.connectionId, { address: e.connectionId, error: e.failure.message }));
   try {
     await client.connect();
     const hello = await client.db('admin').command({ hello: 1 });
     if (typeof hello['setName'] !== 'string' && hello['msg'] !== 'isdbgrid') throw new Error(STANDALONE);
   } catch (err) {
-    if (err instanceof MongoServerSelectionError) throw new Error(diagnose([...seen.values()], client.options.replicaSet), { cause: err });
+    if (err instanceof MongoServerSelectionError) throw new Error(diagnose([...answers.values()], client.options.replicaSet), { cause: err });
     throw err;
   } finally {
     await client.close();
   }
 }
 
-/** Why no server could be selected, from the servers' own descriptions. */
-export function diagnose(servers: Pick<ServerDescription, 'address' | 'type' | 'setName' | 'error'>[], replicaSet: string | undefined): string {
+/** Why no server could be selected, from what the servers answered. */
+export function diagnose(answers: ServerAnswer[], replicaSet: string | undefined): string {
   const wait = `within ${MONGO_LIMITS.startupProbeMS} ms`;
-  if (servers.some((s) => s.type === 'RSGhost')) {
+  const said = answers.filter((a) => a.hello);
+  if (said.some((a) => a.hello!.isreplicaset === true && typeof a.hello!.setName !== 'string')) {
     return `MONGODB_URL reaches a mongod started with --replSet whose replica set is not initiated: run rs.initiate() once on it (no primary ${wait})`;
   }
-  const other = servers.find((s) => s.setName && replicaSet && s.setName !== replicaSet);
+  const other = said.find((a) => typeof a.hello!.setName === 'string' && replicaSet && a.hello!.setName !== replicaSet);
   if (other) {
-    return `MONGODB_URL names replicaSet=${replicaSet}, but ${other.address} belongs to replica set ${other.setName}: fix the replicaSet option`;
+    return `MONGODB_URL names replicaSet=${replicaSet}, but ${other.address} belongs to replica set ${String(other.hello!.setName)}: fix the replicaSet option`;
   }
-  if (servers.some((s) => s.type === 'Standalone')) return STANDALONE;
-  if (servers.some((s) => s.type === 'RSSecondary' || s.type === 'RSOther' || s.type === 'RSArbiter')) {
-    return `MONGODB_URL reaches replica-set members but no primary ${wait} (an election, or a lost majority)`;
-  }
-  const failed = servers.find((s) => s.error);
-  const why = failed?.error ? `: ${failed.address} answered ${failed.error.message}` : '';
-  return `no MongoDB server of MONGODB_URL answered ${wait}${why}`;
+  if (said.some((a) => typeof a.hello!.setName !== 'string' && a.hello!.msg !== 'isdbgrid')) return STANDALONE;
+  if (said.length > 0) return `MONGODB_URL reaches replica-set members but no primary ${wait} (an election, or a lost majority)`;
+  const failed = answers.find((a) => a.error);
+  return `no MongoDB server of MONGODB_URL answered ${wait}${failed ? `: ${failed.address} answered ${failed.error}` : ''}`;
 }
