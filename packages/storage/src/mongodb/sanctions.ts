@@ -171,7 +171,11 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
   const migrateOldBans = async () => {
     if (Date.now() - lastBansCheck < OLD_BANS_CHECK_MS) return;
     lastBansCheck = Date.now();
-    await migrateBans(client, c);
+    try {
+      await migrateBans(client, c);
+    } catch {
+      // The read still answers; the next check tries again (and a restart migrates or fails loudly).
+    }
   };
   const end = (state: 'lifted' | 'expired', e: SanctionEnd) =>
     client.withSession((session) =>
