@@ -66,7 +66,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
           { platform: 'gameplatform', id: 'rep-1', approved: 1, dismissed: 1 },
           { platform: 'gameplatform', id: 'rep-2', approved: 1, dismissed: 0 },
         ];
-        const stats = (s: Store) => s.reporterStats([{ platform: 'gameplatform', id: 'rep-1' }, { platform: 'gameplatform', id: 'rep-2' }]);
+        const stats = async (s: Store) => (await s.reporterStats([{ platform: 'gameplatform', id: 'rep-1' }, { platform: 'gameplatform', id: 'rep-2' }])).sort((x, y) => x.id.localeCompare(y.id));
         expect(await stats(b)).toEqual(expected);
         expect(await db().collection(COLLECTION_NAMES.migrations).countDocuments({ _id: REPORTER_STATS_BACKFILL as never })).toBe(1);
         await c.close();
