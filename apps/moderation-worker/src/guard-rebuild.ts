@@ -5,6 +5,9 @@ import type { Store } from '@rm/storage';
 /** How often every moderation worker looks for a Redis that lost its derived state. */
 export const REBUILD_CHECK_MS = 1_000;
 
+/** Banned players and open cases read per page while rebuilding. */
+const REBUILD_PAGE = 500;
+
 /**
  * Redis holds derived state only (DESIGN 15): the ban flags the submit and check scripts read
  * are rebuilt from storage when Redis has lost them. A marker key is set once a rebuild is done;
@@ -32,15 +35,21 @@ export class GuardRebuild {
 
   private async check(): Promise<boolean> {
     if ((await this.deps.redis.exists(this.marker)) === 1) return false;
-    for (const userId of await this.deps.store.bannedUserIds()) {
-      const sanctions = await this.deps.store.sanctionsOfUser(userId);
-      await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: sanctions.some((s) => s.state === 'active') }, null);
+    // A page at a time, by id: the store never answers with every banned player or open case at once.
+    for (let after = ''; ; ) {
+      const banned = await this.deps.store.bannedUserIds(after, REBUILD_PAGE);
+      if (banned.length === 0) break;
+      for (const userId of banned) {
+        const sanctions = await this.deps.store.sanctionsOfUser(userId);
+        await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: sanctions.some((s) => s.state === 'active') }, null);
+      }
+      after = banned.at(-1)!;
     }
     for (let after = ''; ; ) {
-      const open = await this.deps.store.openCases(after, 500);
+      const open = await this.deps.store.openCases(after, REBUILD_PAGE);
       if (open.length === 0) break;
-      for (const c of open) await this.deps.guard.noteOpenCase(c.userId, await this.deps.store.caseReporters(c.id));
-      after = open.at(-1)!.id;
+      for (const c of open) await this.deps.guard.noteOpenCase(c.userId, await this.deps.store.caseReporters(c.caseId));
+      after = open.at(-1)!.caseId;
     }
     await this.deps.afterRebuild();
     await this.deps.redis.set(this.marker, String(Date.now()));

@@ -1,6 +1,6 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Metrics } from '@rm/runtime';
-import type { CaseTriageRecord, OpenCaseSummary } from '@rm/storage';
+import { allOpenCases, type CaseTriageRecord, type OpenCaseSummary } from '@rm/storage';
 
 /** The band of a case not triaged yet (a report stored before the triage policy existed, or still being triaged). */
 export const UNTRIAGED_BAND = 'untriaged';
@@ -19,7 +19,7 @@ export function priorityBand(triage: Pick<CaseTriageRecord, 'priority'> | null):
 }
 
 export interface QueueHealthSource {
-  listOpenCases(): Promise<Pick<OpenCaseSummary, 'caseId' | 'state'>[]>;
+  openCases(afterId: string, limit: number): Promise<OpenCaseSummary[]>;
   getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
 }
 
@@ -38,7 +38,7 @@ export function installQueueHealthMetrics(metrics: Metrics, store: QueueHealthSo
     async collect() {
       let banded: { band: string; state: 'open' | 'claimed' }[];
       try {
-        const cases = await store.listOpenCases();
+        const cases = await allOpenCases(store);
         banded = await Promise.all(cases.map(async (c) => ({ band: priorityBand(await store.getCaseTriage(c.caseId)), state: c.state })));
       } catch {
         return; // the store is away: keep the last values rather than failing the whole scrape

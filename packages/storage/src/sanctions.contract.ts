@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CaseRecord, NewEffect, Transition } from './records.js';
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
+import { allOpenCases } from './open-cases.js';
 
 const report = (id: string, userId: string, receivedAt: number) => baseReport(id, userId, receivedAt, { reporterId: `reporter-${id}` });
 
@@ -56,7 +57,7 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().getSanction('d-1')).toMatchObject({ state: 'lifted', liftedAt: 7_000, liftedBy: 'mod-1' });
       expect(await store().getSanction('d-2')).toMatchObject({ state: 'active' });
       expect(await store().isBanned('u1')).toBe(true);
-      expect(await store().bannedUserIds()).toEqual(['u1']);
+      expect(await store().bannedUserIds('', 10)).toEqual(['u1']);
     });
 
     it('lift by hand: once, with who and why; the player is no longer banned when none is active', async () => {
@@ -64,7 +65,7 @@ export function describeSanctionsContract(store: () => Store): void {
       const lifted = await store().liftSanction({ sanctionId: 'd-1', at: 8_000, moderatorId: 'mod-2', reason: 'appeal', sourceId: 'lift-1', effects: [effect('lift-1:guard')] });
       expect(lifted).toMatchObject({ id: 'd-1', state: 'lifted', liftedAt: 8_000, liftedBy: 'mod-2', liftReason: 'appeal' });
       expect(await store().isBanned('u1')).toBe(false);
-      expect(await store().bannedUserIds()).toEqual([]);
+      expect(await store().bannedUserIds('', 10)).toEqual([]);
       expect(await store().liftSanction({ sanctionId: 'd-1', at: 9_000, moderatorId: 'mod-2', sourceId: 'lift-2', effects: [effect('lift-2:guard')] })).toBeNull();
       expect(await store().liftSanction({ sanctionId: 'unknown', at: 9_000, moderatorId: 'mod-2', sourceId: 'lift-3', effects: [] })).toBeNull();
       expect((await store().pendingEffects(Number.MAX_SAFE_INTEGER, 10)).map((e) => e.id)).toEqual(['lift-1:guard']);
@@ -98,10 +99,24 @@ export function describeSanctionsContract(store: () => Store): void {
       const claimed = (await store().transitionCase(step((await store().getCase(ids[1]!))!, 'claimed', 'd-oc-claim')))!;
       await approvedCase('o4', 'd-oc-approve');
       const all = await store().openCases('', 10);
-      expect(all.map((c) => c.id)).toEqual([...ids].sort());
-      expect(all.find((c) => c.id === claimed.id)?.state).toBe('claimed');
+      expect(all.map((c) => c.caseId)).toEqual([...ids].sort());
+      expect(all.find((c) => c.caseId === claimed.id)?.state).toBe('claimed');
       const first = await store().openCases('', 2);
-      expect([...first, ...(await store().openCases(first.at(-1)!.id, 2))].map((c) => c.id)).toEqual([...ids].sort());
+      expect([...first, ...(await store().openCases(first.at(-1)!.caseId, 2))].map((c) => c.caseId)).toEqual([...ids].sort());
+      expect(await allOpenCases(store(), 1)).toEqual(all);
+    });
+  });
+
+  describe('banned players', () => {
+    it('pages the banned players by id, each once however many sanctions they have, without lifted ones', async () => {
+      for (const [user, approval] of [['b3', 'd-b3'], ['b1', 'd-b1'], ['b2', 'd-b2a'], ['b2', 'd-b2b'], ['b4', 'd-b4']] as const) await approvedCase(user, approval);
+      await store().liftSanction({ sanctionId: 'd-b4', at: 9_000, moderatorId: 'mod-1', sourceId: 'lift-b4', effects: [] });
+      expect(await store().bannedUserIds('', 10)).toEqual(['b1', 'b2', 'b3']);
+      expect(await store().bannedUserIds('', 2)).toEqual(['b1', 'b2']);
+      expect(await store().bannedUserIds('b1', 1)).toEqual(['b2']);
+      expect(await store().bannedUserIds('b2', 2)).toEqual(['b3']);
+      expect(await store().bannedUserIds('b3', 2)).toEqual([]);
+      expect(await store().bannedUserIds('', 0)).toEqual([]);
     });
   });
 

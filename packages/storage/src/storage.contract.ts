@@ -11,6 +11,7 @@ import type {
 } from './records.js';
 import type { Store } from './store.js';
 import { report } from './fixtures.contract.js';
+import { describeGuaranteesContract, describeSharedGuaranteesContract } from './guarantees.contract.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
@@ -84,6 +85,7 @@ function move(
 
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describeTriageContract(name, makeStore);
+  describeGuaranteesContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 
@@ -784,6 +786,7 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
   // takes seconds on a loaded machine.
   describe(`${name} store: two handles on the same data`, { timeout: 60_000 }, () => {
     describeSharedSanctionsContract(openPair);
+    describeSharedGuaranteesContract(name, openPair);
 
     it('saving reports about the same new user from both opens exactly one case', () =>
       withPair(async (a, b) => {

@@ -90,13 +90,18 @@ export interface Store {
 
   /**
    * Records that a case waited unclaimed past its SLA and flags the case, together. Idempotent
-   * per (case, opening): true when this call recorded it, false when it was already recorded.
+   * per (case, opening): true when this call recorded it, false when it was already recorded or no
+   * such case exists (nothing is recorded then).
    */
   recordSlaBreach(breach: SlaBreach): Promise<boolean>;
   /** SLA breaches recorded at or after `since`, oldest first. */
   slaBreachesSince(since: number): Promise<SlaBreach[]>;
-  /** Every open or claimed case, oldest first. */
-  listOpenCases(): Promise<OpenCaseSummary[]>;
+  /**
+   * Open and claimed cases by case id, after `afterId` ('' to start), at most `limit`: a page of
+   * the queue (for its health figures and to rebuild Redis's open-case marks). allOpenCases()
+   * reads every page.
+   */
+  openCases(afterId: string, limit: number): Promise<OpenCaseSummary[]>;
   /** Reports received (accepted by a gateway) at or after `since`. */
   countReportsSince(since: number): Promise<number>;
   /** The cases with a decision at or after `since`, each with its whole history. */
@@ -113,10 +118,11 @@ export interface Store {
   expireSanction(end: SanctionEnd): Promise<SanctionRecord | null>;
   /** Active sanctions whose expiresAt has passed, soonest first. */
   dueSanctions(at: number, limit: number): Promise<SanctionRecord[]>;
-  /** Open and claimed cases by id, after `afterId` (to rebuild Redis's open-case marks). */
-  openCases(afterId: string, limit: number): Promise<CaseRecord[]>;
-  /** Ids of the players with an active sanction (to rebuild Redis's ban flags). */
-  bannedUserIds(): Promise<string[]>;
+  /**
+   * Ids of the players with an active sanction, in id order, after `afterUserId` ('' to start), at
+   * most `limit` (to rebuild Redis's ban flags a page at a time). An empty page is the end.
+   */
+  bannedUserIds(afterUserId: string, limit: number): Promise<string[]>;
   /**
    * The feed: sanction changes with seq > after, in seq order. A reader paging by the last seq it
    * saw never misses a change, even one committing during its read (see docs/sanctions.md).

@@ -1,5 +1,5 @@
 import { parseIsoDuration, type StatsQuery, type StatsResponse } from '@rm/contracts';
-import type { Store } from '@rm/storage';
+import { allOpenCases, type Store } from '@rm/storage';
 import { caseCategory, type TriagePolicy } from '@rm/triage';
 import { statsFigures } from './stats-figures.js';
 
@@ -8,7 +8,7 @@ export async function queueStats(store: Store, policy: TriagePolicy, query: Stat
   // The query schema accepted only positive durations.
   const since = now - parseIsoDuration(query.window)!;
   const [openCases, reportsReceived, timelines, breaches] = await Promise.all([
-    store.listOpenCases(),
+    allOpenCases(store),
     store.countReportsSince(since),
     store.caseTimelinesSince(since),
     store.slaBreachesSince(since),

@@ -6,15 +6,18 @@ import type {
   CaseMessageDoc,
   CounterDoc,
   DeliveryDoc,
-  ReporterStatsDoc,
+  EffectDoc,
   EventDoc,
   MessageDoc,
+  MigrationDoc,
   ModeratorDoc,
   ReportDoc,
+  ReporterStatsDoc,
+  SanctionDoc,
+  SanctionEventDoc,
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
-import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './sanctions.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -34,6 +37,7 @@ export const COLLECTION_NAMES = {
   sanctionEvents: 'sanction_events',
   effects: 'effects',
   reporterStats: 'reporter_stats',
+  migrations: 'migrations',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -54,6 +58,7 @@ export interface Collections {
   sanctionEvents: Collection<SanctionEventDoc>;
   effects: Collection<EffectDoc>;
   reporterStats: Collection<ReporterStatsDoc>;
+  migrations: Collection<MigrationDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -75,5 +80,6 @@ export function collectionsOf(db: Db): Collections {
     sanctionEvents: db.collection<SanctionEventDoc>(n.sanctionEvents),
     effects: db.collection<EffectDoc>(n.effects),
     reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
+    migrations: db.collection<MigrationDoc>(n.migrations),
   };
 }

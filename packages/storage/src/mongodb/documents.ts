@@ -7,9 +7,12 @@ import type {
   CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
+  EffectRecord,
   ModeratorRecord,
   NewReport,
   ReportRecord,
+  SanctionEvent,
+  SanctionRecord,
   UserRecord,
 } from '../records.js';
 
@@ -201,10 +204,32 @@ export interface SlaBreachDoc {
   at: number;
 }
 
-/** A reporter's decided cases; unique on {platform, reporterId}. */
+/** A reporter's decided cases; unique on {platform, reporterId}. Never below zero (triage.ts). */
 export interface ReporterStatsDoc {
   platform: string;
   reporterId: string;
   approved: number;
   dismissed: number;
 }
+
+/** A one-time data migration that has run (migrations.ts); `_id` is its name. */
+export interface MigrationDoc {
+  _id: string;
+  doneAt: number;
+}
+
+/** A sanction; `_id` is its id (the approval's decision id). Mapped to its record in sanctions.ts. */
+export type SanctionDoc = Omit<SanctionRecord, 'id'> & { _id: string };
+
+/** A feed event; `_id` is its seq. */
+export type SanctionEventDoc = Omit<SanctionEvent, 'seq'> & { _id: number };
+
+export type EffectDoc = Omit<EffectRecord, 'id'> & {
+  _id: string;
+  /**
+   * Its index among the effects its source recorded: a source's effects share createdAt and their
+   * ids are the caller's (`…:10-x` sorts before `…:2-x`), so this keeps them in recording order.
+   * Absent on effects recorded by earlier versions.
+   */
+  ordinal?: number;
+};

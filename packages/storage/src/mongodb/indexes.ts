@@ -33,12 +33,19 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   await c.events.createIndexes([{ key: { at: 1 }, name: 'case_events_by_time' }]);
   await c.reports.createIndexes([{ key: { receivedAt: 1 }, name: 'reports_by_time' }]);
   await c.slaBreaches.createIndexes([{ key: { at: 1 }, name: 'sla_breaches_by_time' }]);
-  await c.cases.createIndexes([{ key: { open: 1, createdAt: 1 }, name: 'cases_open_by_age', partialFilterExpression: { open: true } }]);
+  // The queue a page at a time by case id (openCases): open cases only.
+  await c.cases.createIndexes([{ key: { open: 1, _id: 1 }, name: 'cases_open_by_id', partialFilterExpression: { open: true } }]);
+  // GET /v1/cases (listCases): triaged cases by state and age; the count and the page both use it.
+  await c.cases.createIndexes([
+    { key: { state: 1, createdAt: 1, _id: 1 }, name: 'cases_triaged', partialFilterExpression: { triage: { $exists: true } } },
+  ]);
   await c.sanctions.createIndexes([
     { key: { userId: 1, createdAt: -1, _id: -1 }, name: 'sanctions_by_user' },
     // A case has at most one active sanction: the one its approval set.
     { key: { caseId: 1 }, name: 'sanctions_active_by_case', unique: true, partialFilterExpression: { state: 'active' } },
     { key: { expiresAt: 1 }, name: 'sanctions_due', partialFilterExpression: { state: 'active' } },
+    // The banned players a page at a time, by id (bannedUserIds), and isBanned.
+    { key: { userId: 1 }, name: 'sanctions_active_by_user', partialFilterExpression: { state: 'active' } },
   ]);
   await c.sanctionEvents.createIndexes([{ key: { sanctionId: 1, _id: 1 }, name: 'sanction_events_by_sanction' }]);
   await c.effects.createIndexes([

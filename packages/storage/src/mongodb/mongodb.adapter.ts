@@ -10,9 +10,11 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
+import { backfillReporterStats } from './migrations.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
+import { refuseUndefinedKeys } from './undefined-keys.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -25,7 +27,8 @@ export async function openMongoStore(url: string, dbName: string): Promise<Store
     const c = collectionsOf(db);
     await ensureSchema(db, c);
     await migrateBans(client, c);
-    return mongoStore(client, c);
+    await backfillReporterStats(client, c);
+    return refuseUndefinedKeys(mongoStore(client, c));
   } catch (err) {
     await client.close();
     throw err;
@@ -82,13 +85,13 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       return doc ? toReport(doc) : null;
     },
     async listReportsByUser(userId, page: Page) {
-      const [total, docs] = await Promise.all([
-        c.reports.countDocuments({ userId }),
+      // The count and the page from one snapshot (one after the other: the session's first read
+      // fixes its time), so they agree while reports are stored.
+      const { total, docs } = await client.withSession({ snapshot: true }, async (session) => ({
+        total: await c.reports.countDocuments({ userId }, { session }),
         // limit(0) means "no limit" to MongoDB; a page of 0 is empty, as in SQL.
-        page.limit > 0
-          ? c.reports.find({ userId }).sort({ receivedAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray()
-          : Promise.resolve([]),
-      ]);
+        docs: page.limit > 0 ? await c.reports.find({ userId }, { session }).sort({ receivedAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray() : [],
+      }));
       return { total, reports: docs.map(toReport) };
     },
     async getCase(caseId) {
@@ -98,11 +101,6 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     async openCaseOfUser(userId) {
       const doc = await c.cases.findOne({ userId, open: true });
       return doc ? toCase(doc) : null;
-    },
-    async openCases(afterId, limit) {
-      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
-      if (limit <= 0) return [];
-      return (await c.cases.find({ open: true, _id: { $gt: afterId } }).sort({ _id: 1 }).limit(limit).toArray()).map(toCase);
     },
     async caseReportIds(caseId) {
       const docs = await c.reports.find({ caseId }, { projection: { _id: 1 } }).sort({ receivedAt: 1, _id: 1 }).toArray();
@@ -129,7 +127,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...messageMethods(c),
     ...mongoQueueHealth(client, c),
     ...sanctionMethods(client, c),
-    ...triageMethods(c),
+    ...triageMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

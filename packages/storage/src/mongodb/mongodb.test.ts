@@ -5,6 +5,7 @@ import { openMongoStore } from '../create-store.js';
 import type { NewReport } from '../records.js';
 import type { Store } from '../store.js';
 import { describeSharedStoreContract, describeStoreContract } from '../storage.contract.js';
+import { describeMongoProduction } from './mongodb-only.contract.js';
 import { findTestServer, type TestServer } from './test-server.js';
 
 const found = await findTestServer();
@@ -41,6 +42,7 @@ function describeMongoStore(server: TestServer): void {
   }, 120_000);
 
   describeStoreContract('mongodb', freshStore);
+  describeMongoProduction({ server, admin, freshStore, sameDatabase, lastDatabase: () => databases.at(-1)! });
   describeSharedStoreContract('mongodb', async () => [await freshStore(), await sameDatabase()]);
 
   describe('MongoDB store: several clients on one database', () => {

@@ -2,14 +2,18 @@ import type { MongoClient, TransactionOptions } from 'mongodb';
 import type { CaseTimeline, OpenCaseSummary, SlaBreach } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
+import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import { isDuplicateKey } from './driver-errors.js';
 
-type QueueHealthMethods = Pick<Store, 'recordSlaBreach' | 'slaBreachesSince' | 'listOpenCases' | 'countReportsSince' | 'caseTimelinesSince'>;
+type QueueHealthMethods = Pick<Store, 'recordSlaBreach' | 'slaBreachesSince' | 'openCases' | 'countReportsSince' | 'caseTimelinesSince'>;
 
-const MAJORITY: TransactionOptions = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' }, readPreference: 'primary' };
+const MAJORITY: TransactionOptions = { readConcern: { level: 'snapshot' }, writeConcern: MAJORITY_WRITE,
+  maxCommitTimeMS: MONGO_LIMITS.maxCommitTimeMS, readPreference: 'primary' };
 
 /** Thrown inside the transaction when the breach of this opening is already recorded. */
 class AlreadyRecorded extends Error {}
+
+type TimelineEvent = CaseTimeline['events'][number];
 
 /** The queue-health reads and the SLA breach record of the MongoDB store. */
 export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHealthMethods {
@@ -17,10 +21,11 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
     // The breach and the case's flag commit together, as in the SQLite store.
     async recordSlaBreach(b: SlaBreach) {
       try {
-        await client.withSession((session) =>
+        return await client.withSession((session) =>
           session.withTransaction(async (s) => {
             const kase = await c.cases.findOne({ _id: b.caseId }, { projection: { userId: 1 }, session: s });
-            if (!kase) throw new Error(`case ${b.caseId} not found`);
+            // An unknown case records nothing, as in the SQLite store.
+            if (!kase) return false;
             try {
               await c.slaBreaches.insertOne(
                 { _id: `${b.caseId}:${b.openingId}`, caseId: b.caseId, userId: kase.userId, openingId: b.openingId, category: b.category, at: b.at },
@@ -30,10 +35,11 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
               if (isDuplicateKey(err)) throw new AlreadyRecorded();
               throw err;
             }
-            await c.cases.updateOne({ _id: b.caseId }, { $set: { slaBreached: true } }, { session: s });
+            // userId: the shard key of a sharded `cases` (docs/scaling.md).
+            await c.cases.updateOne({ _id: b.caseId, userId: kase.userId }, { $set: { slaBreached: true } }, { session: s });
+            return true;
           }, MAJORITY),
         );
-        return true;
       } catch (err) {
         if (err instanceof AlreadyRecorded) return false;
         throw err;
@@ -43,10 +49,14 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
       const docs = await c.slaBreaches.find({ at: { $gte: since } }).sort({ at: 1, caseId: 1, openingId: 1 }).toArray();
       return docs.map((d) => ({ caseId: d.caseId, openingId: d.openingId, category: d.category, at: d.at }));
     },
-    async listOpenCases(): Promise<OpenCaseSummary[]> {
+    async openCases(afterId, limit): Promise<OpenCaseSummary[]> {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (limit <= 0) return [];
+      // Through cases_open_by_id: only open cases, from afterId on.
       const docs = await c.cases
-        .find({ open: true }, { projection: { _id: 1, userId: 1, state: 1, claimedBy: 1, createdAt: 1, slaBreached: 1 } })
-        .sort({ createdAt: 1, _id: 1 })
+        .find({ open: true, _id: { $gt: afterId } }, { projection: { _id: 1, userId: 1, state: 1, claimedBy: 1, createdAt: 1, slaBreached: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit)
         .toArray();
       return docs.map((d) => ({
         caseId: d._id,
@@ -61,17 +71,33 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
       return c.reports.countDocuments({ receivedAt: { $gte: since } });
     },
     async caseTimelinesSince(since) {
-      // The cases with a decision in the window (aggregated on the server), then their whole histories.
-      const active = await c.events.aggregate<{ _id: string }>([{ $match: { at: { $gte: since } } }, { $group: { _id: '$caseId' } }]).toArray();
-      const ids = active.map((a) => a._id);
-      if (ids.length === 0) return [];
-      const [cases, events] = await Promise.all([
-        c.cases.find({ _id: { $in: ids } }, { projection: { _id: 1, userId: 1, createdAt: 1 } }).toArray(),
-        c.events.find({ caseId: { $in: ids } }, { projection: { caseId: 1, seq: 1, decisionId: 1, action: 1, moderatorId: 1, at: 1 } }).sort({ caseId: 1, seq: 1 }).toArray(),
-      ]);
-      const byCase = new Map<string, CaseTimeline>(cases.map((d) => [d._id, { caseId: d._id, userId: d.userId, createdAt: d.createdAt, events: [] }]));
-      for (const e of events) byCase.get(e.caseId)?.events.push({ decisionId: e.decisionId, action: e.action, moderatorId: e.moderatorId, at: e.at });
-      return [...byCase.values()];
+      // One aggregation on the server, at one snapshot: the cases with a decision in the window
+      // (case_events_by_time), each joined to its case and its whole history (case_events_by_case).
+      // No list of case ids travels in a command, and the answer streams back in batches.
+      return client.withSession({ snapshot: true }, (session) =>
+        c.events
+          .aggregate<CaseTimeline & { events: TimelineEvent[] }>(
+            [
+              { $match: { at: { $gte: since } } },
+              { $group: { _id: '$caseId' } },
+              { $sort: { _id: 1 } },
+              { $lookup: { from: c.cases.collectionName, localField: '_id', foreignField: '_id', as: 'case', pipeline: [{ $project: { userId: 1, createdAt: 1 } }] } },
+              { $unwind: '$case' },
+              {
+                $lookup: {
+                  from: c.events.collectionName,
+                  localField: '_id',
+                  foreignField: 'caseId',
+                  as: 'events',
+                  pipeline: [{ $sort: { seq: 1 } }, { $project: { _id: 0, decisionId: 1, action: 1, moderatorId: 1, at: 1 } }],
+                },
+              },
+              { $project: { _id: 0, caseId: '$_id', userId: '$case.userId', createdAt: '$case.createdAt', events: 1 } },
+            ],
+            { session },
+          )
+          .toArray(),
+      );
     },
   };
 }

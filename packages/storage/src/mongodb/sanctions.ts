@@ -2,9 +2,9 @@ import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
 import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
+import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
+import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 
-/** A sanction; `_id` is its id (the approval's decision id). */
-export type SanctionDoc = Omit<SanctionRecord, 'id'> & { _id: string };
 const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
   userId: d.userId,
@@ -20,8 +20,6 @@ const toSanction = (d: SanctionDoc): SanctionRecord => ({
   liftReason: d.liftReason ?? null,
 });
 
-/** A feed event; `_id` is its seq. */
-export type SanctionEventDoc = Omit<SanctionEvent, 'seq'> & { _id: number };
 const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   seq: d._id,
   type: d.type,
@@ -32,15 +30,6 @@ const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   at: d.at,
 });
 
-export type EffectDoc = Omit<EffectRecord, 'id'> & {
-  _id: string;
-  /**
-   * Its index among the effects its source recorded: a source's effects share createdAt and their
-   * ids are the caller's (`…:10-x` sorts before `…:2-x`), so this keeps them in recording order.
-   * Absent on effects recorded by earlier versions.
-   */
-  ordinal?: number;
-};
 const toEffect = (d: EffectDoc): EffectRecord => ({
   id: d._id,
   sourceId: d.sourceId,
@@ -56,21 +45,40 @@ export const FEED_COUNTER = 'sanction_feed';
 /** Majority writes, snapshot reads, on the primary: as decisions. */
 export const SANCTION_TRANSACTION: TransactionOptions = {
   readConcern: { level: 'snapshot' },
-  writeConcern: { w: 'majority' },
+  writeConcern: MAJORITY_WRITE,
+  maxCommitTimeMS: MONGO_LIMITS.maxCommitTimeMS,
   readPreference: 'primary',
 };
 
+/** A feed event still without its seq: the transaction appends it last (appendFeedEvents). */
+export type PendingFeedEvent = Omit<SanctionEventDoc, '_id'>;
+
+const feedEvent = (type: SanctionEventType, s: SanctionDoc, at: number): PendingFeedEvent => ({
+  type,
+  sanctionId: s._id,
+  userId: s.userId,
+  caseId: s.caseId,
+  expiresAt: s.expiresAt,
+  at,
+});
+
 /**
- * In a transaction: the next feed seq and its event. Every transaction that changes a sanction
- * updates the one counter document, so two of them conflict (the later one is aborted by the
- * server and retried by withTransaction once the first has committed): they commit one after the
- * other, in seq order. A reader at majority read concern therefore never sees seq n+1 without
- * seq n, and a reader paging by seq misses nothing.
+ * In a transaction, as its last writes: the next feed seqs and their events. Every transaction that
+ * changes a sanction updates the one counter document, so two of them conflict (the later one is
+ * aborted by the server and retried by withTransaction once the first has committed): they commit
+ * one after the other, in seq order. A reader at majority read concern therefore never sees seq
+ * n+1 without seq n, and a reader paging by seq misses nothing. Taken last, so the counter is held
+ * only from here to the commit, not through the rest of the transaction's work.
  */
-async function appendFeedEvent(c: Collections, session: ClientSession, type: SanctionEventType, s: SanctionDoc, at: number): Promise<void> {
-  const counter = await c.counters.findOneAndUpdate({ _id: FEED_COUNTER }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after', session });
+export async function appendFeedEvents(c: Collections, session: ClientSession, events: PendingFeedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const counter = await c.counters.findOneAndUpdate({ _id: FEED_COUNTER }, { $inc: { value: events.length } }, { upsert: true, returnDocument: 'after', session });
   if (!counter) throw new Error('the sanction feed counter was not returned by its update');
-  await c.sanctionEvents.insertOne({ _id: counter.value, type, sanctionId: s._id, userId: s.userId, caseId: s.caseId, expiresAt: s.expiresAt, at }, { session });
+  const first = counter.value - events.length + 1;
+  await c.sanctionEvents.insertMany(
+    events.map((e, i) => ({ _id: first + i, ...e })),
+    { session, ordered: true },
+  );
 }
 
 /** In a transaction: the effects owed by a change, once each (an id already recorded is kept). */
@@ -84,12 +92,12 @@ export async function recordEffects(c: Collections, session: ClientSession, sour
   }
 }
 
-/** In the decision's transaction: the approval's sanction and its feed event. */
+/** In the decision's transaction: the approval's sanction; returns its feed event, for appendFeedEvents. */
 export async function createSanction(
   c: Collections,
   session: ClientSession,
   s: { id: string; userId: string; caseId: string; reason: string | null; moderatorId: string; at: number; expiresAt: number | null },
-): Promise<void> {
+): Promise<PendingFeedEvent> {
   const doc: SanctionDoc = {
     _id: s.id,
     userId: s.userId,
@@ -105,17 +113,20 @@ export async function createSanction(
     liftReason: null,
   };
   await c.sanctions.insertOne(doc, { session });
-  await appendFeedEvent(c, session, 'sanction.created', doc, s.at);
+  return feedEvent('sanction.created', doc, s.at);
 }
 
-/** In a transaction: ends the sanction if it is still active (and, to expire, due); null otherwise. */
+/**
+ * In a transaction: ends the sanction if it is still active (and, to expire, due), returning it
+ * with its feed event (for appendFeedEvents); null otherwise.
+ */
 async function endSanction(
   c: Collections,
   session: ClientSession,
   state: 'lifted' | 'expired',
   filter: { _id: string } | { caseId: string },
   end: Omit<SanctionEnd, 'sanctionId' | 'sourceId' | 'effects'>,
-): Promise<SanctionDoc | null> {
+): Promise<{ doc: SanctionDoc; event: PendingFeedEvent } | null> {
   const lifted = state === 'lifted';
   const due = lifted ? {} : { expiresAt: { $ne: null, $lte: end.at } };
   const doc = await c.sanctions.findOneAndUpdate(
@@ -123,13 +134,12 @@ async function endSanction(
     { $set: { state, liftedAt: lifted ? end.at : null, liftedBy: lifted ? (end.moderatorId ?? null) : null, liftReason: lifted ? (end.reason ?? null) : null } },
     { session, returnDocument: 'after' },
   );
-  if (doc) await appendFeedEvent(c, session, lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at);
-  return doc;
+  return doc ? { doc, event: feedEvent(lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at) } : null;
 }
 
-/** In the decision's transaction: the undo of an approval lifts that case's sanction only. */
-export async function liftSanctionOfCase(c: Collections, session: ClientSession, caseId: string, moderatorId: string, at: number): Promise<void> {
-  await endSanction(c, session, 'lifted', { caseId }, { at, moderatorId, reason: null });
+/** In the decision's transaction: the undo of an approval lifts that case's sanction only; its feed event, if any. */
+export async function liftSanctionOfCase(c: Collections, session: ClientSession, caseId: string, moderatorId: string, at: number): Promise<PendingFeedEvent | null> {
+  return (await endSanction(c, session, 'lifted', { caseId }, { at, moderatorId, reason: null }))?.event ?? null;
 }
 
 type SanctionMethods = Pick<
@@ -148,20 +158,42 @@ type SanctionMethods = Pick<
   | 'completeEffects'
 >;
 
+/**
+ * How often a process looks for `bans` written by a process of an earlier version still running
+ * during a rolling upgrade (migrate on read; docs/decisions.md).
+ */
+export const OLD_BANS_CHECK_MS = 5_000;
+
 export function sanctionMethods(client: MongoClient, c: Collections): SanctionMethods {
+  // Migrate on read: the reads that show bans first turn any old `bans` into sanctions, at most
+  // every OLD_BANS_CHECK_MS (a look at an empty collection otherwise).
+  let lastBansCheck = Date.now();
+  const migrateOldBans = async () => {
+    if (Date.now() - lastBansCheck < OLD_BANS_CHECK_MS) return;
+    lastBansCheck = Date.now();
+    try {
+      await migrateBans(client, c);
+    } catch {
+      // The read still answers; the next check tries again (and a restart migrates or fails loudly).
+    }
+  };
   const end = (state: 'lifted' | 'expired', e: SanctionEnd) =>
     client.withSession((session) =>
       session.withTransaction(async (s) => {
-        const doc = await endSanction(c, s, state, { _id: e.sanctionId }, e);
-        if (doc) await recordEffects(c, s, e.sourceId, e.effects, e.at);
-        return doc ? toSanction(doc) : null;
+        const ended = await endSanction(c, s, state, { _id: e.sanctionId }, e);
+        if (!ended) return null;
+        await recordEffects(c, s, e.sourceId, e.effects, e.at);
+        await appendFeedEvents(c, s, [ended.event]);
+        return toSanction(ended.doc);
       }, SANCTION_TRANSACTION),
     );
   return {
     async isBanned(userId) {
+      await migrateOldBans();
       return (await c.sanctions.findOne({ userId, state: 'active' }, { projection: { _id: 1 } })) !== null;
     },
     async sanctionsOfUser(userId) {
+      await migrateOldBans();
       return (await c.sanctions.find({ userId }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSanction);
     },
     async getSanction(id) {
@@ -176,10 +208,30 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       const docs = await c.sanctions.find({ state: 'active', expiresAt: { $ne: null, $lte: at } }).sort({ expiresAt: 1, _id: 1 }).limit(limit).toArray();
       return docs.map(toSanction);
     },
-    async bannedUserIds() {
-      return ((await c.sanctions.distinct('userId', { state: 'active' })) as string[]).sort();
+    async bannedUserIds(afterUserId, limit) {
+      if (limit <= 0) return [];
+      await migrateOldBans();
+      // Through sanctions_active_by_user, from afterUserId on, in id order. A player with several
+      // active sanctions has several entries: skipped here, so a page holds `limit` distinct ids
+      // (or fewer at the end). The cursor reads in batches: no reply nears MongoDB's 16 MB.
+      const cursor = c.sanctions
+        .find({ state: 'active', userId: { $gt: afterUserId } }, { projection: { _id: 0, userId: 1 } })
+        .sort({ userId: 1 })
+        .batchSize(Math.min(limit + 16, 10_000));
+      const ids: string[] = [];
+      try {
+        for await (const { userId } of cursor) {
+          if (ids.at(-1) === userId) continue;
+          if (ids.length === limit) break;
+          ids.push(userId);
+        }
+      } finally {
+        await cursor.close();
+      }
+      return ids;
     },
     async sanctionFeed(after, limit) {
+      await migrateOldBans();
       // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
       if (limit <= 0) return [];
       // Majority read concern: only committed-to-majority events, which become visible in oplog
@@ -212,7 +264,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
 
 /**
  * The `bans` collection of earlier versions (one document per banned user) becomes permanent
- * sanctions, each with its feed event, one transaction per ban; run at start, idempotent.
+ * sanctions, each with its feed event, one transaction per ban; run at start and then on read
+ * (sanctionMethods), idempotent, and safe when several processes run it at once.
  */
 export async function migrateBans(client: MongoClient, c: Collections): Promise<void> {
   for (const ban of await c.bans.find().toArray()) {
@@ -221,10 +274,11 @@ export async function migrateBans(client: MongoClient, c: Collections): Promise<
         if (!(await c.bans.findOne({ _id: ban._id }, { session: s }))) return;
         const approval = await c.events.find({ caseId: ban.caseId, action: 'approve' }, { session: s }).sort({ seq: -1 }).limit(1).next();
         const id = approval?.decisionId ?? `ban-${ban.caseId}`;
-        if (!(await c.sanctions.findOne({ _id: id }, { session: s }))) {
-          await createSanction(c, s, { id, userId: ban.userId, caseId: ban.caseId, reason: null, moderatorId: approval?.moderatorId ?? 'unknown', at: ban.at, expiresAt: null });
-        }
+        const created = (await c.sanctions.findOne({ _id: id }, { session: s }))
+          ? null
+          : await createSanction(c, s, { id, userId: ban.userId, caseId: ban.caseId, reason: null, moderatorId: approval?.moderatorId ?? 'unknown', at: ban.at, expiresAt: null });
         await c.bans.deleteOne({ _id: ban._id }, { session: s });
+        if (created) await appendFeedEvents(c, s, [created]);
       }, SANCTION_TRANSACTION),
     );
   }

@@ -70,10 +70,27 @@ function tcpAnswers(host: string, port: number): Promise<boolean> {
   });
 }
 
+/**
+ * A `mongo:7` container started with `args` (none: a standalone server), not initiated: for the
+ * tests of what the store refuses. Null without a Docker engine.
+ */
+export async function startBareContainer(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<TestServer | null> {
+  if (!(await dockerAnswers(env))) return null;
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const container = await new GenericContainer('mongo:7')
+    .withCommand([...args, '--bind_ip_all'])
+    .withExposedPorts(27017)
+    .withWaitStrategy(Wait.forLogMessage(/waiting for connections/i))
+    .withStartupTimeout(120_000)
+    .start();
+  return { url: `mongodb://${container.getHost()}:${container.getMappedPort(27017)}/`, stop: async () => void (await container.stop()) };
+}
+
 async function startContainer(): Promise<TestServer> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const container = await new GenericContainer('mongo:7')
-    .withCommand(['--replSet', REPLICA_SET, '--bind_ip_all'])
+    // enableTestCommands: the failCommand fail points of the MongoDB-only tests.
+    .withCommand(['--replSet', REPLICA_SET, '--bind_ip_all', '--setParameter', 'enableTestCommands=1'])
     .withExposedPorts(27017)
     .withWaitStrategy(Wait.forLogMessage(/waiting for connections/i))
     .withStartupTimeout(120_000)
@@ -143,7 +160,7 @@ async function startMemoryReplicaSet(mongod: LocalMongod): Promise<TestServer> {
   const replSet = await MongoMemoryReplSet.create({
     binary: { systemBinary: mongod.path, version: mongod.version },
     // wiredTiger: the only engine with transactions.
-    replSet: { count: 1, name: REPLICA_SET, storageEngine: 'wiredTiger' },
+    replSet: { count: 1, name: REPLICA_SET, storageEngine: 'wiredTiger', args: ['--setParameter', 'enableTestCommands=1'] },
   });
   return { url: replSet.getUri(), stop: async () => void (await replSet.stop()) };
 }

@@ -2,9 +2,10 @@ import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
 import { OpenCaseConflictError } from '../errors.js';
 import { OPEN_STATES, type CaseRecord, type Transition } from '../records.js';
 import type { Collections } from './collections.js';
+import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
-import { createSanction, liftSanctionOfCase, recordEffects } from './sanctions.js';
+import { appendFeedEvents, createSanction, liftSanctionOfCase, recordEffects, type PendingFeedEvent } from './sanctions.js';
 import { countDecision } from './triage.js';
 
 /**
@@ -13,7 +14,8 @@ import { countDecision } from './triage.js';
  */
 export const DECISION_TRANSACTION: TransactionOptions = {
   readConcern: { level: 'snapshot' },
-  writeConcern: { w: 'majority' },
+  writeConcern: MAJORITY_WRITE,
+  maxCommitTimeMS: MONGO_LIMITS.maxCommitTimeMS,
   readPreference: 'primary',
 };
 
@@ -41,10 +43,15 @@ export async function transitionCase(client: MongoClient, c: Collections, t: Tra
 async function apply(c: Collections, t: Transition, session: ClientSession): Promise<CaseRecord | null> {
   const now = Date.now();
   const open = OPEN_STATES.includes(t.next.state);
+  // The case's user first: the compare-and-set then names the shard key (userId) of a sharded
+  // `cases`, which a findOneAndUpdate there needs (docs/scaling.md). An unknown case answers null,
+  // as in the SQLite store.
+  const before = await c.cases.findOne({ _id: t.caseId }, { projection: { userId: 1 }, session });
+  if (!before) return null;
   let updated;
   try {
     updated = await c.cases.findOneAndUpdate(
-      { _id: t.caseId, version: t.expectedVersion, state: t.expectedState },
+      { _id: t.caseId, userId: before.userId, version: t.expectedVersion, state: t.expectedState },
       {
         $set: { state: t.next.state, claimedBy: t.next.claimedBy, updatedAt: now, ...(open ? { open: true as const } : {}) },
         $inc: { version: 1 },
@@ -73,13 +80,16 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
     },
     { session },
   );
+  let feed: PendingFeedEvent | null = null;
   if (t.ban === 'set') {
     const { reason = null, expiresAt = null } = t.sanction ?? {};
-    await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
+    feed = await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
   } else if (t.ban === 'lift') {
-    await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
+    feed = await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
   }
   await recordEffects(c, session, t.event.decisionId, t.effects, t.event.at);
   await countDecision(c, t, session);
+  // Last: the feed counter is held from here to the commit only (see appendFeedEvents).
+  await appendFeedEvents(c, session, feed ? [feed] : []);
   return toCase(updated);
 }

@@ -1,4 +1,4 @@
-import type { ClientSession, Document } from 'mongodb';
+import type { ClientSession, Document, MongoClient } from 'mongodb';
 import { DECIDED_STATES, OPEN_STATES, SLA_BREACHED_FLAG, type CaseTriageRecord, type Transition } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
@@ -19,9 +19,13 @@ export async function countDecision(c: Collections, t: Transition, session: Clie
     .aggregate<{ _id: { platform: string; id: string } }>([{ $match: { caseId: t.caseId } }, { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } }], { session })
     .toArray();
   if (reporters.length === 0) return;
-  const inc = { approved: state === 'approved' ? step : 0, dismissed: state === 'dismissed' ? step : 0 };
+  // An update pipeline, not $inc: a count never goes below zero (an undo of a decision counted
+  // before the reporter's document existed leaves 0, where -1 would read as full credibility). An
+  // upsert starts from the filter's fields, so the missing counts read as 0.
+  const plus = (field: 'approved' | 'dismissed', n: number) => ({ $max: [0, { $add: [{ $ifNull: [`$${field}`, 0] }, n] }] });
+  const update = [{ $set: { approved: plus('approved', state === 'approved' ? step : 0), dismissed: plus('dismissed', state === 'dismissed' ? step : 0) } }];
   await c.reporterStats.bulkWrite(
-    reporters.map((r) => ({ updateOne: { filter: { platform: r._id.platform, reporterId: r._id.id }, update: { $inc: inc }, upsert: true } })),
+    reporters.map((r) => ({ updateOne: { filter: { platform: r._id.platform, reporterId: r._id.id }, update, upsert: true } })),
     { session, ordered: true },
   );
 }
@@ -29,7 +33,7 @@ export async function countDecision(c: Collections, t: Transition, session: Clie
 const triageOf = (d: CaseDoc): CaseTriageRecord | null => (d.triage ? { caseId: d._id, ...d.triage } : null);
 
 /** Triage reads and writes of the MongoDB store. A case's triage lives on its document (`triage`). */
-export function triageMethods(c: Collections): TriageMethods {
+export function triageMethods(client: MongoClient, c: Collections): TriageMethods {
   return {
     async caseReports(caseId) {
       return (await c.reports.find({ caseId }).sort({ receivedAt: 1, _id: 1 }).toArray()).map(toReport);
@@ -45,8 +49,10 @@ export function triageMethods(c: Collections): TriageMethods {
     },
     async setCaseTriage(t) {
       const { caseId, ...triage } = t;
-      // Only the triage field: the case's state and version belong to transitions.
-      await c.cases.updateOne({ _id: caseId }, { $set: { triage } });
+      // Only the triage field: the case's state and version belong to transitions. An unknown case
+      // is refused, as SQLite's foreign key refuses it.
+      const result = await c.cases.updateOne({ _id: caseId }, { $set: { triage } });
+      if (result.matchedCount === 0) throw new Error(`case ${caseId} not found: its triage was not stored`);
     },
     async listCases(query) {
       const match: Document = { state: { $in: query.states }, triage: { $exists: true } };
@@ -59,14 +65,20 @@ export function triageMethods(c: Collections): TriageMethods {
       // rank = priority plus, for an open case, agePerHour × hours since it opened (as the API shows it).
       const age = { $divide: [{ $multiply: [query.agePerHour, { $subtract: [query.now, '$createdAt'] }] }, 3_600_000] };
       const rank = { $add: ['$triage.priority', { $cond: [{ $in: ['$state', [...OPEN_STATES]] }, age, 0] }] };
-      const [total, docs] = await Promise.all([
-        c.cases.countDocuments(match),
-        query.page.limit > 0
-          ? c.cases
-              .aggregate<CaseDoc>([{ $match: match }, ...(query.sort === 'priority' ? [{ $addFields: { rank } }] : []), { $sort: sort }, { $skip: query.page.offset }, { $limit: query.page.limit }])
-              .toArray()
-          : Promise.resolve([]),
-      ]);
+      // The count and the page from one snapshot (one after the other: a snapshot session fixes its
+      // time at its first read), so they agree while cases change. Both through cases_triaged.
+      const { total, docs } = await client.withSession({ snapshot: true }, async (session) => ({
+        total: await c.cases.countDocuments(match, { session }),
+        docs:
+          query.page.limit > 0
+            ? await c.cases
+                .aggregate<CaseDoc>(
+                  [{ $match: match }, ...(query.sort === 'priority' ? [{ $addFields: { rank } }] : []), { $sort: sort }, { $skip: query.page.offset }, { $limit: query.page.limit }],
+                  { session },
+                )
+                .toArray()
+            : [],
+      }));
       return { total, cases: docs.map((d) => ({ case: toCase(d), triage: triageOf(d)! })) };
     },
     async scanReports(cursor, limit) {

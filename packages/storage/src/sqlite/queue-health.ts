@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { CaseTimeline, OpenCaseSummary, SlaBreach } from '../records.js';
 import type { Store } from '../store.js';
 
-type QueueHealthMethods = Pick<Store, 'recordSlaBreach' | 'slaBreachesSince' | 'listOpenCases' | 'countReportsSince' | 'caseTimelinesSince'>;
+type QueueHealthMethods = Pick<Store, 'recordSlaBreach' | 'slaBreachesSince' | 'openCases' | 'countReportsSince' | 'caseTimelinesSince'>;
 
 interface OpenCaseRow {
   id: string;
@@ -28,11 +28,13 @@ export function sqliteQueueHealth(db: Database.Database): QueueHealthMethods {
   const q = {
     insertBreach: db.prepare(`INSERT INTO sla_breaches (case_id, opening_id, category, at) VALUES (@caseId, @openingId, @category, @at) ON CONFLICT DO NOTHING`),
     flagCase: db.prepare<[string]>(`UPDATE cases SET sla_breached = 1 WHERE id = ?`),
+    caseExists: db.prepare<[string], number>(`SELECT 1 FROM cases WHERE id = ?`).pluck(),
     breachesSince: db.prepare<[number], SlaBreach>(
       `SELECT case_id AS caseId, opening_id AS openingId, category, at FROM sla_breaches WHERE at >= ? ORDER BY at, case_id, opening_id`,
     ),
-    openCases: db.prepare<[], OpenCaseRow>(
-      `SELECT id, user_id, state, claimed_by, created_at, sla_breached FROM cases WHERE state IN ('open', 'claimed') ORDER BY created_at, id`,
+    // In primary-key order, so a page starts where the last one ended.
+    openCases: db.prepare<[string, number], OpenCaseRow>(
+      `SELECT id, user_id, state, claimed_by, created_at, sla_breached FROM cases WHERE state IN ('open', 'claimed') AND id > ? ORDER BY id LIMIT ?`,
     ),
     countReportsSince: db.prepare<[number], number>(`SELECT COUNT(*) FROM reports WHERE received_at >= ?`).pluck(),
     timelines: db.prepare<[number], TimelineRow>(
@@ -44,6 +46,8 @@ export function sqliteQueueHealth(db: Database.Database): QueueHealthMethods {
   };
 
   const recordBreach = db.transaction((b: SlaBreach): boolean => {
+    // An unknown case records nothing (as in the MongoDB store): no breach without its case.
+    if (q.caseExists.get(b.caseId) === undefined) return false;
     if (q.insertBreach.run(b).changes === 0) return false;
     q.flagCase.run(b.caseId);
     return true;
@@ -66,8 +70,8 @@ export function sqliteQueueHealth(db: Database.Database): QueueHealthMethods {
     async slaBreachesSince(since) {
       return q.breachesSince.all(since);
     },
-    async listOpenCases(): Promise<OpenCaseSummary[]> {
-      return q.openCases.all().map((r) => ({
+    async openCases(afterId, limit): Promise<OpenCaseSummary[]> {
+      return q.openCases.all(afterId, limit).map((r) => ({
         caseId: r.id,
         userId: r.user_id,
         state: r.state,

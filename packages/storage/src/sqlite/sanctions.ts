@@ -92,7 +92,10 @@ export function sqliteSanctions(db: Database.Database) {
     due: db.prepare<[number, number], SanctionRow>(
       `SELECT * FROM sanctions WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
     ),
-    bannedUsers: db.prepare<[], string>(`SELECT DISTINCT user_id FROM sanctions WHERE state = 'active' ORDER BY user_id`).pluck(),
+    // Through sanctions_by_user, from afterUserId on: a page costs its own rows, not the table.
+    bannedUsers: db
+      .prepare<[string, number], string>(`SELECT DISTINCT user_id FROM sanctions WHERE state = 'active' AND user_id > ? ORDER BY user_id LIMIT ?`)
+      .pluck(),
     isBanned: db.prepare<[string], number>(`SELECT 1 FROM sanctions WHERE user_id = ? AND state = 'active' LIMIT 1`).pluck(),
     insertEvent: db.prepare(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, expires_at, at) VALUES (?, ?, ?, ?, ?, ?)`),
     feed: db.prepare<[number, number], FeedRow>(`SELECT * FROM sanction_events WHERE seq > ? ORDER BY seq LIMIT ?`),
@@ -158,8 +161,8 @@ export function sqliteSanctions(db: Database.Database) {
       async dueSanctions(at, limit) {
         return q.due.all(at, limit).map(toSanction);
       },
-      async bannedUserIds() {
-        return q.bannedUsers.all();
+      async bannedUserIds(afterUserId, limit) {
+        return q.bannedUsers.all(afterUserId, limit);
       },
       async sanctionFeed(after, limit) {
         return q.feed.all(after, limit).map(toFeedEvent);

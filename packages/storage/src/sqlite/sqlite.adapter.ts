@@ -106,7 +106,6 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     listModerators: db.prepare<[], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators ORDER BY id`),
     reportCase: db.prepare<[string], { case_id: string }>(`SELECT case_id FROM reports WHERE id = ?`),
     openCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE user_id = ? AND ${OPEN}`),
-    openCasesAfter: db.prepare<[string, number], CaseRow>(`SELECT * FROM cases WHERE ${OPEN} AND id > ? ORDER BY id LIMIT ?`),
     openCaseId: db.prepare<[string], string>(`SELECT id FROM cases WHERE user_id = ? AND ${OPEN}`).pluck(),
     insertCase: db.prepare(
       `INSERT INTO cases (id, user_id, state, claimed_by, version, created_at, updated_at) VALUES (?, ?, 'open', NULL, 1, ?, ?)`,
@@ -352,9 +351,6 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     },
     ...sqliteQueueHealth(db),
     ...sanctions.methods,
-    async openCases(afterId, limit) {
-      return q.openCasesAfter.all(afterId, limit).map(toCase);
-    },
     ...triage.methods,
     async close() {
       if (closed) return;

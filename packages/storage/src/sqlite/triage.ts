@@ -37,11 +37,13 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
   const q = {
     caseReports: db.prepare<[string, string], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports WHERE ${OF_CASE} ORDER BY received_at, id`).raw(),
     stats: db.prepare<[string, string], { approved: number; dismissed: number }>(`SELECT approved, dismissed FROM reporter_stats WHERE platform = ? AND reporter_id = ?`),
-    // One row per distinct reporter of the case; `excluded` carries the +1 or -1 of this decision.
-    count: db.prepare<[number, number, string, string]>(
+    // One row per distinct reporter of the case; the +1 or -1 of this decision is bound twice (in
+    // textual order: the new row's values, the case, the update), a new row floored at 0. A count never goes below zero: an undo of a decision counted
+    // before this reporter's row existed leaves 0, not -1 (which would read as full credibility).
+    count: db.prepare<[number, number, string, string, number, number]>(
       `INSERT INTO reporter_stats (platform, reporter_id, approved, dismissed)
-       SELECT DISTINCT reporter_platform, reporter_id, ?, ? FROM reports WHERE ${OF_CASE}
-       ON CONFLICT (platform, reporter_id) DO UPDATE SET approved = approved + excluded.approved, dismissed = dismissed + excluded.dismissed`,
+       SELECT DISTINCT reporter_platform, reporter_id, MAX(0, ?), MAX(0, ?) FROM reports WHERE ${OF_CASE}
+       ON CONFLICT (platform, reporter_id) DO UPDATE SET approved = MAX(0, approved + ?), dismissed = MAX(0, dismissed + ?)`,
     ),
     getTriage: db.prepare<[string], TriageRow>(`SELECT * FROM case_triage WHERE case_id = ?`),
     setTriage: db.prepare(
@@ -59,7 +61,9 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
   const countDecision = (t: Transition) => {
     const [state, step] = decided(t.next.state) && !decided(t.expectedState) ? [t.next.state, 1] : decided(t.expectedState) && !decided(t.next.state) ? [t.expectedState, -1] : [null, 0];
     if (state === null) return;
-    q.count.run(state === 'approved' ? step : 0, state === 'dismissed' ? step : 0, t.caseId, t.caseId);
+    const approved = state === 'approved' ? step : 0;
+    const dismissed = state === 'dismissed' ? step : 0;
+    q.count.run(approved, dismissed, t.caseId, t.caseId, approved, dismissed);
   };
 
   const listStatements = new Map<string, Database.Statement>();

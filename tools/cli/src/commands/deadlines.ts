@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { CASE_CREATED_OPENING } from '@rm/contracts';
 import { createDeadlines } from '@rm/runtime';
+import { allOpenCases } from '@rm/storage';
 import { caseCategory, policyFromEnv, queueSettingsOf } from '@rm/triage';
 import { print, type CliContext } from '../context.js';
 
@@ -17,7 +18,7 @@ export function deadlinesCommand(ctx: () => CliContext): Command {
       const store = await context.getStore();
       const deadlines = createDeadlines(await context.redis(), context.config.KEY_PREFIX);
       try {
-        const cases = await store.listOpenCases();
+        const cases = await allOpenCases(store);
         let claims = 0;
         for (const c of cases) {
           const history = await store.caseHistory(c.caseId);

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose } from './connect.js';
+
+// What connectMongo says when no server can be selected, from what the servers answered; runs
+// without a server (the refusals themselves are tested against real servers in mongodb-only.contract.ts).
+describe('diagnose', () => {
+  it('names an uninitiated replica-set member', () => {
+    expect(diagnose([{ address: 'db:27017', hello: { isreplicaset: true } }], undefined)).toMatch(/not initiated: run rs.initiate\(\) once/);
+  });
+
+  it('names the replica set a server belongs to when MONGODB_URL names another', () => {
+    expect(diagnose([{ address: 'db:27017', hello: { setName: 'rs0' } }], 'rs1')).toBe(
+      'MONGODB_URL names replicaSet=rs1, but db:27017 belongs to replica set rs0: fix the replicaSet option',
+    );
+  });
+
+  it('names a standalone server, members without a primary, and servers that did not answer', () => {
+    expect(diagnose([{ address: 'db:27017', hello: {} }], 'rs0')).toMatch(/standalone mongod/);
+    expect(diagnose([{ address: 'db:27017', hello: { setName: 'rs0' } }], 'rs0')).toMatch(/no primary/);
+    expect(diagnose([{ address: 'db:27017', error: 'connect ECONNREFUSED' }], undefined)).toMatch(/no MongoDB server of MONGODB_URL answered within \d+ ms: db:27017 answered connect ECONNREFUSED/);
+    expect(diagnose([], undefined)).toMatch(/no MongoDB server of MONGODB_URL answered/);
+  });
+});

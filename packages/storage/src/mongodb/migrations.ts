@@ -1,0 +1,81 @@
+import type { AnyBulkWriteOperation, ClientSession, MongoClient } from 'mongodb';
+import type { Collections } from './collections.js';
+import type { ReporterStatsDoc } from './documents.js';
+import { isDuplicateKey } from './driver-errors.js';
+import { DECISION_TRANSACTION } from './transition-case.js';
+
+/** The migrations document recording that reporter credibility was counted from past decisions. */
+export const REPORTER_STATS_BACKFILL = 'reporter_stats_backfill';
+
+/** Starts of the backfill lost to another process's concurrent writes before giving up (the process restarts). */
+const MAX_RACES = 5;
+
+/**
+ * Reporter credibility on a database that used MongoDB before triage: each reporter's approved and
+ * dismissed cases, counted from the cases already decided (the SQLite store's migration 7 does the
+ * same). Runs once: the count and its `migrations` document commit in one transaction.
+ *
+ * Idempotent and safe when several processes start at once: the transaction re-reads the
+ * document, and inserting it fails (duplicate key or write conflict) for all but one concurrent
+ * run. The counts are set, not added, from one snapshot of the decided cases, so decisions a newer
+ * process counted before the backfill (during a rolling upgrade) are not counted twice; a decision
+ * committing during the backfill writes the same reporter documents, so one of the two
+ * transactions conflicts and retries after the other.
+ *
+ * One transaction holds every reporter's count: MongoDB limits a transaction to 60 s by default
+ * (transactionLifetimeLimitSeconds), which bounds the decided history it can count at once.
+ */
+export async function backfillReporterStats(client: MongoClient, c: Collections): Promise<void> {
+  if (await c.migrations.findOne({ _id: REPORTER_STATS_BACKFILL })) return;
+  for (let race = 1; ; race++) {
+    try {
+      await client.withSession((session) => session.withTransaction((s) => backfillIn(c, s), DECISION_TRANSACTION));
+      return;
+    } catch (err) {
+      // Another process recorded the backfill, or created a reporter's document, since our snapshot.
+      if (!isDuplicateKey(err) || race >= MAX_RACES) throw err;
+      if (await c.migrations.findOne({ _id: REPORTER_STATS_BACKFILL })) return;
+    }
+  }
+}
+
+async function backfillIn(c: Collections, session: ClientSession): Promise<void> {
+  if (await c.migrations.findOne({ _id: REPORTER_STATS_BACKFILL }, { session })) return;
+  // Claim the run first: a concurrent run's insert of the same _id conflicts with this one.
+  await c.migrations.insertOne({ _id: REPORTER_STATS_BACKFILL, doneAt: Date.now() }, { session });
+  // A recount: counts written before it (by a newer process during a rolling upgrade) are replaced.
+  await c.reporterStats.updateMany({}, { $set: { approved: 0, dismissed: 0 } }, { session });
+  // Each distinct reporter of each decided case once, then counted per reporter and state.
+  const counts = c.cases.aggregate<{ _id: { platform: string; reporterId: string }; approved: number; dismissed: number }>(
+    [
+      { $match: { state: { $in: ['approved', 'dismissed'] } } },
+      { $lookup: { from: c.reports.collectionName, localField: '_id', foreignField: 'caseId', as: 'r', pipeline: [{ $project: { _id: 0, reporterPlatform: 1, reporterId: 1 } }] } },
+      { $unwind: '$r' },
+      { $group: { _id: { caseId: '$_id', platform: '$r.reporterPlatform', reporterId: '$r.reporterId' }, state: { $first: '$state' } } },
+      {
+        $group: {
+          _id: { platform: '$_id.platform', reporterId: '$_id.reporterId' },
+          approved: { $sum: { $cond: [{ $eq: ['$state', 'approved'] }, 1, 0] } },
+          dismissed: { $sum: { $cond: [{ $eq: ['$state', 'dismissed'] }, 1, 0] } },
+        },
+      },
+    ],
+    { session },
+  );
+  const BATCH = 1_000;
+  let ops: AnyBulkWriteOperation<ReporterStatsDoc>[] = [];
+  for await (const r of counts) {
+    ops.push({
+      updateOne: {
+        filter: { platform: r._id.platform, reporterId: r._id.reporterId },
+        update: { $set: { approved: r.approved, dismissed: r.dismissed } },
+        upsert: true,
+      },
+    });
+    if (ops.length === BATCH) {
+      await c.reporterStats.bulkWrite(ops, { session, ordered: true });
+      ops = [];
+    }
+  }
+  if (ops.length > 0) await c.reporterStats.bulkWrite(ops, { session, ordered: true });
+}

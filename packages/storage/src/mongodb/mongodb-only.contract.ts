@@ -1,0 +1,233 @@
+import { MongoClient, type Document } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { report } from '../fixtures.contract.js';
+import type { CaseRecord, CaseState, Transition } from '../records.js';
+import type { Store } from '../store.js';
+import { COLLECTION_NAMES } from './collections.js';
+import { connectMongo } from './connect.js';
+import { REPORTER_STATS_BACKFILL } from './migrations.js';
+import { OLD_BANS_CHECK_MS } from './sanctions.js';
+import { startBareContainer, type TestServer } from './test-server.js';
+
+/**
+ * What only MongoDB can show (run from mongodb.test.ts when a server is reachable; named .contract.ts as the shared suites are: test code that is not a test file): the reporter
+ * credibility backfill and the bans migration, the refusal of a standalone or uninitiated server,
+ * transient and unknown-commit errors injected with failCommand fail points, and an index behind
+ * every hot query (explain, failing on a collection scan).
+ */
+export interface MongoSuiteContext {
+  server: TestServer;
+  admin: MongoClient;
+  /** A store on a fresh database; its name is lastDatabase(). */
+  freshStore(): Promise<Store>;
+  /** Another store on the last fresh database (another process, in effect). */
+  sameDatabase(): Promise<Store>;
+  lastDatabase(): string;
+}
+
+let seq = 0;
+const ACTION: Record<CaseState, Transition['event']['action']> = { claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' };
+const move = (from: CaseRecord, state: CaseState, extra: Partial<Transition> = {}): Transition => ({
+  caseId: from.id,
+  expectedVersion: from.version,
+  expectedState: from.state,
+  next: { state, claimedBy: state === 'claimed' ? 'mod-1' : null },
+  event: { decisionId: `mongo-only-${++seq}`, action: ACTION[state], moderatorId: 'mod-1', at: 5_000, result: null },
+  ...extra,
+});
+
+/** Every stage of a query plan, flattened, so a COLLSCAN anywhere is found. */
+function stages(plan: unknown): string[] {
+  if (Array.isArray(plan)) return plan.flatMap(stages);
+  if (plan === null || typeof plan !== 'object') return [];
+  return Object.entries(plan as Record<string, unknown>).flatMap(([k, v]) => (k === 'stage' && typeof v === 'string' ? [v] : stages(v)));
+}
+
+export function describeMongoProduction(ctx: MongoSuiteContext): void {
+  const db = () => ctx.admin.db(ctx.lastDatabase());
+
+  describe('MongoDB store: reporter credibility', () => {
+    it('counts past decisions once at start, idempotently, even when two processes start at once', async () => {
+      const a = await ctx.freshStore();
+      try {
+        const [s1, s2] = await a.saveReports([report('b1', 'u1', 1_000, { reporterId: 'rep-1' }), report('b2', 'u2', 1_000, { reporterId: 'rep-1' })]);
+        await a.saveReports([report('b3', 'u1', 1_100, { reporterId: 'rep-2' })]);
+        await a.transitionCase(move((await a.getCase(s1!.caseId))!, 'approved'));
+        await a.transitionCase(move((await a.getCase(s2!.caseId))!, 'dismissed'));
+      } finally {
+        await a.close();
+      }
+      // As a database that used MongoDB before triage: no counts, no record of the backfill.
+      await db().collection(COLLECTION_NAMES.reporterStats).deleteMany({});
+      await db().collection(COLLECTION_NAMES.migrations).deleteMany({});
+      const [b, c] = await Promise.all([ctx.sameDatabase(), ctx.sameDatabase()]);
+      try {
+        const expected = [
+          { platform: 'gameplatform', id: 'rep-1', approved: 1, dismissed: 1 },
+          { platform: 'gameplatform', id: 'rep-2', approved: 1, dismissed: 0 },
+        ];
+        const stats = async (s: Store) => (await s.reporterStats([{ platform: 'gameplatform', id: 'rep-1' }, { platform: 'gameplatform', id: 'rep-2' }])).sort((x, y) => x.id.localeCompare(y.id));
+        expect(await stats(b)).toEqual(expected);
+        expect(await db().collection(COLLECTION_NAMES.migrations).countDocuments({ _id: REPORTER_STATS_BACKFILL as never })).toBe(1);
+        await c.close();
+        const d = await ctx.sameDatabase();
+        expect(await stats(d)).toEqual(expected);
+        await d.close();
+      } finally {
+        await b.close();
+        await c.close();
+      }
+    });
+
+    it('an undo of a decision counted before the reporter had a document leaves 0, never -1', async () => {
+      const s = await ctx.freshStore();
+      try {
+        const [saved] = await s.saveReports([report('n1', 'u1', 1_000, { reporterId: 'rep-1' })]);
+        const dismissed = (await s.transitionCase(move((await s.getCase(saved!.caseId))!, 'dismissed')))!;
+        await db().collection(COLLECTION_NAMES.reporterStats).deleteMany({});
+        await s.transitionCase(move(dismissed, 'open'));
+        expect(await s.reporterStats([{ platform: 'gameplatform', id: 'rep-1' }])).toEqual([{ platform: 'gameplatform', id: 'rep-1', approved: 0, dismissed: 0 }]);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
+  describe('MongoDB store: bans of earlier versions', () => {
+    const oldBan = async (userId: string, caseId: string) => {
+      await db().collection(COLLECTION_NAMES.cases).insertOne({ _id: caseId as never, userId, state: 'approved', claimedBy: null, version: 3, createdAt: 1_000, updatedAt: 2_000, openedBy: `r-${caseId}` });
+      await db().collection(COLLECTION_NAMES.bans).insertOne({ _id: userId as never, userId, caseId, at: 2_000 });
+    };
+
+    it('become permanent sanctions at start, each with its feed event', async () => {
+      await (await ctx.freshStore()).close();
+      await oldBan('u-old', 'c-old');
+      const s = await ctx.sameDatabase();
+      try {
+        expect(await s.sanctionsOfUser('u-old')).toMatchObject([{ id: 'ban-c-old', caseId: 'c-old', state: 'active', expiresAt: null }]);
+        expect((await s.sanctionFeed(0, 10)).map((e) => [e.type, e.sanctionId])).toEqual([['sanction.created', 'ban-c-old']]);
+        expect(await db().collection(COLLECTION_NAMES.bans).countDocuments()).toBe(0);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('written by an old process while this one runs, are migrated on read', async () => {
+      const s = await ctx.freshStore();
+      try {
+        await oldBan('u-late', 'c-late');
+        await new Promise((resolve) => setTimeout(resolve, OLD_BANS_CHECK_MS + 200));
+        expect((await s.sanctionFeed(0, 10)).map((e) => e.sanctionId)).toEqual(['ban-c-late']);
+        expect(await s.isBanned('u-late')).toBe(true);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
+  describe('MongoDB store: injected failures (failCommand)', () => {
+    /** Sets a fail point; false when the server does not run test commands. */
+    const failPoint = async (data: Document, times = 1): Promise<boolean> => {
+      try {
+        await ctx.admin.db('admin').command({ configureFailPoint: 'failCommand', mode: { times }, data });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const off = () => ctx.admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
+
+    it('a transient error inside the intake transaction is retried: the batch is stored once', async ({ skip }) => {
+      const s = await ctx.freshStore();
+      try {
+        if (!(await failPoint({ failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] }))) skip('the server does not run test commands');
+        const saved = await s.saveReports([report('t1', 'u1', 1_000), report('t2', 'u1', 1_100)]);
+        expect(saved.map((r) => r.created)).toEqual([true, true]);
+        expect(await s.caseReportIds(saved[0]!.caseId)).toEqual(['t1', 't2']);
+        expect((await s.openCases('', 10)).length).toBe(1);
+      } finally {
+        await off();
+        await s.close();
+      }
+    });
+
+    it('an unknown commit result of a decision is retried: applied once, its feed event once', async ({ skip }) => {
+      const s = await ctx.freshStore();
+      try {
+        const [saved] = await s.saveReports([report('k1', 'u1', 1_000)]);
+        const c = (await s.getCase(saved!.caseId))!;
+        // The commit applies, then its answer is lost (a write-concern timeout): the result is unknown
+        // to the driver, which commits again; the second commit finds it done.
+        const lost = { failCommands: ['commitTransaction'], writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'injected', errInfo: { wtimeout: true } } };
+        if (!(await failPoint(lost))) skip('the server does not run test commands');
+        const approved = await s.transitionCase(move(c, 'approved', { ban: 'set' }));
+        expect(approved).toMatchObject({ state: 'approved', version: 2 });
+        expect(await s.caseHistory(c.id)).toHaveLength(1);
+        expect(await s.sanctionFeed(0, 10)).toHaveLength(1);
+      } finally {
+        await off();
+        await s.close();
+      }
+    });
+  });
+
+  describe('MongoDB store: an index behind every hot query', () => {
+    it('explains each without a collection scan', async () => {
+      const s = await ctx.freshStore();
+      try {
+        await s.saveReports([report('x1', 'u1', 1_000)]);
+        const d = db();
+        const cases = d.collection(COLLECTION_NAMES.cases);
+        const triaged = { state: { $in: ['open', 'claimed'] }, triage: { $exists: true } };
+        const plans: [string, Document][] = [
+          ['listCases page', await cases.find(triaged).sort({ createdAt: 1, _id: 1 }).limit(25).explain('queryPlanner')],
+          ['listCases count', await cases.aggregate([{ $match: triaged }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain('queryPlanner')],
+          ['openCases', await cases.find({ open: true, _id: { $gt: '' as never } }).sort({ _id: 1 }).limit(500).explain('queryPlanner')],
+          ['openCaseOfUser', await cases.find({ userId: 'u1', open: true }).explain('queryPlanner')],
+          ['bannedUserIds', await d.collection(COLLECTION_NAMES.sanctions).find({ state: 'active', userId: { $gt: '' } }).sort({ userId: 1 }).explain('queryPlanner')],
+          ['isBanned', await d.collection(COLLECTION_NAMES.sanctions).find({ userId: 'u1', state: 'active' }).limit(1).explain('queryPlanner')],
+          ['dueSanctions', await d.collection(COLLECTION_NAMES.sanctions).find({ state: 'active', expiresAt: { $ne: null, $lte: 1 } }).sort({ expiresAt: 1, _id: 1 }).explain('queryPlanner')],
+          ['listReportsByUser', await d.collection(COLLECTION_NAMES.reports).find({ userId: 'u1' }).sort({ receivedAt: -1, _id: -1 }).limit(25).explain('queryPlanner')],
+          ['caseReports', await d.collection(COLLECTION_NAMES.reports).find({ caseId: 'c' }).sort({ receivedAt: 1, _id: 1 }).explain('queryPlanner')],
+          ['countReportsSince', await d.collection(COLLECTION_NAMES.reports).aggregate([{ $match: { receivedAt: { $gte: 0 } } }, { $count: 'n' }]).explain('queryPlanner')],
+          ['caseTimelinesSince', await d.collection(COLLECTION_NAMES.events).aggregate([{ $match: { at: { $gte: 0 } } }, { $group: { _id: '$caseId' } }]).explain('queryPlanner')],
+          ['caseHistory', await d.collection(COLLECTION_NAMES.events).find({ caseId: 'c' }).sort({ seq: 1 }).explain('queryPlanner')],
+          ['sanctionFeed', await d.collection(COLLECTION_NAMES.sanctionEvents).find({ _id: { $gt: 0 } as never }).sort({ _id: 1 }).limit(100).explain('queryPlanner')],
+          ['pendingEffects', await d.collection(COLLECTION_NAMES.effects).find({ doneAt: null, createdAt: { $lte: 1 } }).sort({ createdAt: 1, _id: 1 }).limit(100).explain('queryPlanner')],
+          ['slaBreachesSince', await d.collection(COLLECTION_NAMES.slaBreaches).find({ at: { $gte: 0 } }).sort({ at: 1 }).explain('queryPlanner')],
+        ];
+        for (const [name, plan] of plans) expect(stages(plan), name).not.toContain('COLLSCAN');
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
+  describe('MongoDB store: deployments it refuses at start', () => {
+    it('a standalone server, and an uninitiated replica-set member, each with the message saying so', { timeout: 300_000 }, async ({ skip }) => {
+      const standalone = await startBareContainer([]);
+      if (!standalone) return skip('needs a Docker engine to start a standalone and an uninitiated server');
+      try {
+        await expect(connectMongo(standalone.url)).rejects.toThrow(/standalone mongod/);
+      } finally {
+        await standalone.stop();
+      }
+      const uninitiated = (await startBareContainer(['--replSet', 'rs9']))!;
+      try {
+        await expect(connectMongo(uninitiated.url)).rejects.toThrow(/not initiated: run rs.initiate\(\)/);
+      } finally {
+        await uninitiated.stop();
+      }
+    });
+
+    it('a wrong replicaSet name, with the name the server has', async () => {
+      const hello = await ctx.admin.db('admin').command({ hello: 1 });
+      if (typeof hello['setName'] !== 'string') return;
+      const url = new URL(ctx.server.url.replace(/^mongodb:/, 'http:'));
+      if (url.host.includes(',')) return;
+      url.searchParams.delete('directConnection');
+      url.searchParams.set('replicaSet', `${hello['setName']}-not`);
+      await expect(connectMongo(url.toString().replace(/^http:/, 'mongodb:'))).rejects.toThrow(new RegExp(`belongs to replica set ${hello['setName']}`));
+    });
+  });
+}
