@@ -1,4 +1,4 @@
-import { sanctionVersion, type ReportGuard, type UserStateSync } from '@rm/report-guard';
+import { isBannedBy, sanctionVersion, type ReportGuard, type UserStateSync } from '@rm/report-guard';
 import type { Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 
@@ -34,7 +34,7 @@ export class GuardRebuild {
     if ((await this.deps.redis.exists(this.marker)) === 1) return false;
     for (const userId of await this.deps.store.bannedUserIds()) {
       const sanctions = await this.deps.store.sanctionsOfUser(userId);
-      await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: sanctions.some((s) => s.state === 'active') }, null);
+      await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: isBannedBy(sanctions) }, null);
     }
     for (let after = ''; ; ) {
       const open = await this.deps.store.openCases(after, 500);

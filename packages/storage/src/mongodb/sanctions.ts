@@ -1,15 +1,28 @@
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
-import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord } from '../records.js';
+import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, StoredSanction } from '../records.js';
+import { isDuplicateKey } from './driver-errors.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 
-/** A sanction; `_id` is its id (the approval's decision id). */
-export type SanctionDoc = Omit<SanctionRecord, 'id'> & { _id: string };
+/**
+ * A sanction; `_id` is its id (the approval's decision id). Documents of earlier versions lack the
+ * enforcement fields: they are login-blocking bans from their case. `idempotencyKey` is absent
+ * (not null) when there is none, for the unique index; `caseId` likewise.
+ */
+export type SanctionDoc = Omit<SanctionRecord, 'id' | 'blocksLogin' | 'category' | 'source' | 'idempotencyKey' | 'effectiveAt' | 'ladder' | 'evidence' | 'caseId'> &
+  Partial<Pick<SanctionRecord, 'blocksLogin' | 'category' | 'source' | 'effectiveAt' | 'ladder' | 'evidence'>> & { _id: string; caseId?: string | null; idempotencyKey?: string };
 const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
   userId: d.userId,
-  caseId: d.caseId,
+  caseId: d.caseId ?? null,
   kind: d.kind,
+  blocksLogin: d.blocksLogin ?? true,
+  category: d.category ?? null,
+  source: d.source ?? { type: 'case', id: d.caseId ?? '' },
+  idempotencyKey: d.idempotencyKey ?? null,
+  effectiveAt: d.effectiveAt ?? null,
+  ladder: d.ladder ?? null,
+  evidence: d.evidence ?? [],
   reason: d.reason ?? null,
   moderatorId: d.moderatorId,
   createdAt: d.createdAt,
@@ -21,13 +34,14 @@ const toSanction = (d: SanctionDoc): SanctionRecord => ({
 });
 
 /** A feed event; `_id` is its seq. */
-export type SanctionEventDoc = Omit<SanctionEvent, 'seq'> & { _id: number };
+export type SanctionEventDoc = Omit<SanctionEvent, 'seq' | 'kind' | 'caseId'> & { _id: number; kind?: string; caseId?: string | null };
 const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   seq: d._id,
   type: d.type,
   sanctionId: d.sanctionId,
   userId: d.userId,
-  caseId: d.caseId,
+  caseId: d.caseId ?? null,
+  kind: d.kind ?? 'ban',
   expiresAt: d.expiresAt ?? null,
   at: d.at,
 });
@@ -70,7 +84,19 @@ export const SANCTION_TRANSACTION: TransactionOptions = {
 async function appendFeedEvent(c: Collections, session: ClientSession, type: SanctionEventType, s: SanctionDoc, at: number): Promise<void> {
   const counter = await c.counters.findOneAndUpdate({ _id: FEED_COUNTER }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after', session });
   if (!counter) throw new Error('the sanction feed counter was not returned by its update');
-  await c.sanctionEvents.insertOne({ _id: counter.value, type, sanctionId: s._id, userId: s.userId, caseId: s.caseId, expiresAt: s.expiresAt, at }, { session });
+  await c.sanctionEvents.insertOne({ _id: counter.value, type, sanctionId: s._id, userId: s.userId, caseId: s.caseId ?? null, kind: s.kind, expiresAt: s.expiresAt, at }, { session });
+}
+
+/** In a transaction: several feed events with consecutive seqs from one counter update (a wave's activation, a batch). */
+async function appendFeedEvents(c: Collections, session: ClientSession, type: SanctionEventType, docs: SanctionDoc[], at: number): Promise<void> {
+  if (docs.length === 0) return;
+  const counter = await c.counters.findOneAndUpdate({ _id: FEED_COUNTER }, { $inc: { value: docs.length } }, { upsert: true, returnDocument: 'after', session });
+  if (!counter) throw new Error('the sanction feed counter was not returned by its update');
+  const first = counter.value - docs.length + 1;
+  await c.sanctionEvents.insertMany(
+    docs.map((s, i) => ({ _id: first + i, type, sanctionId: s._id, userId: s.userId, caseId: s.caseId ?? null, kind: s.kind, expiresAt: s.expiresAt, at })),
+    { session },
+  );
 }
 
 /** In a transaction: the effects owed by a change, once each (an id already recorded is kept). */
@@ -88,13 +114,31 @@ export async function recordEffects(c: Collections, session: ClientSession, sour
 export async function createSanction(
   c: Collections,
   session: ClientSession,
-  s: { id: string; userId: string; caseId: string; reason: string | null; moderatorId: string; at: number; expiresAt: number | null },
+  s: {
+    id: string;
+    userId: string;
+    caseId: string;
+    kind?: string;
+    blocksLogin?: boolean;
+    category?: string | null;
+    source?: SanctionSource;
+    ladder?: LadderNote | null;
+    reason: string | null;
+    moderatorId: string;
+    at: number;
+    expiresAt: number | null;
+  },
 ): Promise<void> {
   const doc: SanctionDoc = {
     _id: s.id,
     userId: s.userId,
     caseId: s.caseId,
-    kind: 'ban',
+    kind: s.kind ?? 'ban',
+    blocksLogin: s.blocksLogin ?? true,
+    category: s.category ?? null,
+    source: s.source ?? { type: 'case', id: s.caseId },
+    effectiveAt: null,
+    ladder: s.ladder ?? null,
     reason: s.reason,
     moderatorId: s.moderatorId,
     createdAt: s.at,
@@ -118,13 +162,16 @@ async function endSanction(
 ): Promise<SanctionDoc | null> {
   const lifted = state === 'lifted';
   const due = lifted ? {} : { expiresAt: { $ne: null, $lte: end.at } };
-  const doc = await c.sanctions.findOneAndUpdate(
-    { ...filter, state: 'active', ...due },
-    { $set: { state, liftedAt: lifted ? end.at : null, liftedBy: lifted ? (end.moderatorId ?? null) : null, liftReason: lifted ? (end.reason ?? null) : null } },
-    { session, returnDocument: 'after' },
-  );
-  if (doc) await appendFeedEvent(c, session, lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at);
-  return doc;
+  const set = { $set: { state, liftedAt: lifted ? end.at : null, liftedBy: lifted ? (end.moderatorId ?? null) : null, liftReason: lifted ? (end.reason ?? null) : null } };
+  const doc = await c.sanctions.findOneAndUpdate({ ...filter, state: 'active', ...due }, set, { session, returnDocument: 'after' });
+  if (doc) {
+    await appendFeedEvent(c, session, lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at);
+    return doc;
+  }
+  // A scheduled sanction (a wave not effective yet) can be lifted: it was never in the feed, so
+  // its lift is not either.
+  if (!lifted || !('_id' in filter)) return null;
+  return c.sanctions.findOneAndUpdate({ ...filter, state: 'scheduled' }, set, { session, returnDocument: 'after' });
 }
 
 /** In the decision's transaction: the undo of an approval lifts that case's sanction only. */
@@ -143,6 +190,9 @@ type SanctionMethods = Pick<
   | 'bannedUserIds'
   | 'sanctionFeed'
   | 'sanctionEventsOf'
+  | 'createSanctions'
+  | 'dueScheduledSanctions'
+  | 'activateSanctions'
   | 'pendingEffectsOf'
   | 'pendingEffects'
   | 'completeEffects'
@@ -159,7 +209,8 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     );
   return {
     async isBanned(userId) {
-      return (await c.sanctions.findOne({ userId, state: 'active' }, { projection: { _id: 1 } })) !== null;
+      // blocksLogin absent: a ban of an earlier version.
+      return (await c.sanctions.findOne({ userId, state: 'active', blocksLogin: { $ne: false } }, { projection: { _id: 1 } })) !== null;
     },
     async sanctionsOfUser(userId) {
       return (await c.sanctions.find({ userId }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSanction);
@@ -177,7 +228,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       return docs.map(toSanction);
     },
     async bannedUserIds() {
-      return ((await c.sanctions.distinct('userId', { state: 'active' })) as string[]).sort();
+      return ((await c.sanctions.distinct('userId', { state: 'active', blocksLogin: { $ne: false } })) as string[]).sort();
     },
     async sanctionFeed(after, limit) {
       // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
@@ -194,6 +245,37 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     async sanctionEventsOf(sanctionId) {
       return (await c.sanctionEvents.find({ sanctionId }).sort({ _id: 1 }).toArray()).map(toFeedEvent);
     },
+    async createSanctions(batch) {
+      // The keys are looked up in the transaction and inserted with it; a concurrent batch that
+      // inserted one of them first makes this transaction fail on the unique index (or conflict
+      // and be retried): it is then run again, and finds that key's sanction.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await client.withSession((session) => session.withTransaction((s) => createBatch(c, s, batch), SANCTION_TRANSACTION));
+        } catch (err) {
+          if (!isDuplicateKey(err) || attempt >= 3) throw err;
+        }
+      }
+    },
+    async dueScheduledSanctions(at, limit) {
+      if (limit <= 0) return [];
+      return (await c.sanctions.find({ state: 'scheduled', effectiveAt: { $lte: at } }).sort({ effectiveAt: 1, _id: 1 }).limit(limit).toArray()).map(toSanction);
+    },
+    async activateSanctions(a) {
+      return client.withSession((session) =>
+        session.withTransaction(async (s) => {
+          const due = await c.sanctions.find({ _id: { $in: a.sanctionIds }, state: 'scheduled' }, { session: s }).toArray();
+          if (due.length > 0) await c.sanctions.updateMany({ _id: { $in: due.map((d) => d._id) }, state: 'scheduled' }, { $set: { state: 'active' } }, { session: s });
+          const active = due.map((d) => ({ ...d, state: 'active' as const }));
+          // In the order asked for (the caller's order), as the SQLite store writes them.
+          const order = new Map(a.sanctionIds.map((id, i) => [id, i]));
+          active.sort((x, y) => order.get(x._id)! - order.get(y._id)!);
+          await appendFeedEvents(c, s, 'sanction.created', active, a.at);
+          await recordEffects(c, s, a.sourceId, a.effects, a.at);
+          return active.map(toSanction);
+        }, SANCTION_TRANSACTION),
+      );
+    },
     async pendingEffectsOf(sourceId) {
       // A handful per source: sorted in memory after effects_by_source finds them.
       return (await c.effects.find({ sourceId, doneAt: null }).sort({ createdAt: 1, ordinal: 1, _id: 1 }).toArray()).map(toEffect);
@@ -208,6 +290,53 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       if (ids.length > 0) await c.effects.updateMany({ _id: { $in: ids }, doneAt: null }, { $set: { doneAt: at } });
     },
   };
+}
+
+/** In a transaction: a trusted system's batch (see Store.createSanctions). */
+async function createBatch(c: Collections, session: ClientSession, batch: Parameters<Store['createSanctions']>[0]): Promise<StoredSanction[]> {
+  const keys = batch.items.map((i) => i.idempotencyKey);
+  const existing = new Map<string, SanctionDoc>();
+  for (const d of await c.sanctions.find({ idempotencyKey: { $in: keys } }, { session }).toArray()) existing.set(d.idempotencyKey!, d);
+  const results: { doc: SanctionDoc; created: boolean }[] = [];
+  const fresh: SanctionDoc[] = [];
+  const effects: NewEffect[] = [];
+  for (const item of batch.items) {
+    const found = existing.get(item.idempotencyKey);
+    if (found) {
+      results.push({ doc: found, created: false });
+      continue;
+    }
+    const doc: SanctionDoc = {
+      _id: item.id,
+      userId: item.userId,
+      caseId: null,
+      kind: item.kind,
+      blocksLogin: item.blocksLogin,
+      category: item.category,
+      source: item.source,
+      idempotencyKey: item.idempotencyKey,
+      effectiveAt: batch.effectiveAt,
+      ladder: null,
+      evidence: item.evidence,
+      reason: item.reason,
+      moderatorId: item.moderatorId,
+      createdAt: batch.at,
+      expiresAt: item.expiresAt,
+      state: batch.effectiveAt === null ? 'active' : 'scheduled',
+      liftedAt: null,
+      liftedBy: null,
+      liftReason: null,
+    };
+    // The same key twice in one batch: the first item creates it, the second finds it.
+    existing.set(item.idempotencyKey, doc);
+    fresh.push(doc);
+    effects.push(...item.effects);
+    results.push({ doc, created: true });
+  }
+  if (fresh.length > 0) await c.sanctions.insertMany(fresh, { session, ordered: true });
+  if (batch.effectiveAt === null) await appendFeedEvents(c, session, 'sanction.created', fresh, batch.at);
+  await recordEffects(c, session, batch.sourceId, effects, batch.at);
+  return results.map((r) => ({ sanction: toSanction(r.doc), created: r.created }));
 }
 
 /**

@@ -6,6 +6,7 @@ import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { createSanction, liftSanctionOfCase, recordEffects } from './sanctions.js';
 import { countDecision } from './triage.js';
+import { approvalSanction } from '../approval-sanction.js';
 
 /**
  * Snapshot reads and majority writes: a committed decision survives a failover, and the
@@ -74,8 +75,7 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
     { session },
   );
   if (t.ban === 'set') {
-    const { reason = null, expiresAt = null } = t.sanction ?? {};
-    await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
+    await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, ...approvalSanction(t), moderatorId: t.event.moderatorId, at: t.event.at });
   } else if (t.ban === 'lift') {
     await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
   }
