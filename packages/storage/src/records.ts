@@ -260,7 +260,10 @@ export interface NewSanction {
   moderatorId: string;
   /** null: permanent; otherwise from effectiveAt (or creation). */
   expiresAt: number | null;
-  /** Effects owed when this item is created now (recorded only if its key is new). */
+  /**
+   * Effects owed when this item is created effective now (recorded only if its key is new, and
+   * not for a scheduled batch: its effects come with activateSanctions).
+   */
   effects: NewEffect[];
 }
 
@@ -282,10 +285,11 @@ export interface StoredSanction {
 
 /** Scheduled sanctions that take effect now, with what that owes, in one transaction. */
 export interface SanctionActivation {
-  sanctionIds: string[];
+  /** Each sanction with the effects it owes once active (recorded only if this call activates it). */
+  items: { sanctionId: string; effects: NewEffect[] }[];
   at: number;
+  /** The id the effects are recorded under. */
   sourceId: string;
-  effects: NewEffect[];
 }
 
 export type SanctionEventType = 'sanction.created' | 'sanction.lifted' | 'sanction.expired';

@@ -187,6 +187,8 @@ export function describeSanctionsContract(store: () => Store): void {
 
     it('a scheduled wave: stored, not enforced nor in the feed, until activated, then every sanction with its event in one go', async () => {
       await store().createSanctions({ items: [item('w1', 'u1'), item('w2', 'u2'), item('w3', 'u3')], at: 10_000, effectiveAt: 50_000, sourceId: 'wave' });
+      // Its effects come with the activation, not before.
+      expect(await store().pendingEffectsOf('wave')).toEqual([]);
       expect(await store().getSanction('s-w1')).toMatchObject({ state: 'scheduled', effectiveAt: 50_000 });
       expect(await store().isBanned('u1')).toBe(false);
       expect(await store().bannedUserIds()).toEqual([]);
@@ -196,16 +198,19 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().liftSanction({ sanctionId: 's-w3', at: 20_000, moderatorId: 'key-ac', reason: 'false positive', sourceId: 'lift-w3', effects: [] })).toMatchObject({ state: 'lifted' });
       const due = await store().dueScheduledSanctions(50_000, 10);
       expect(due.map((s) => s.id)).toEqual(['s-w1', 's-w2']);
-      const activated = await store().activateSanctions({ sanctionIds: [...due.map((s) => s.id), 's-w3'], at: 50_000, sourceId: 'activate-50000', effects: [effect('activate-50000:0-guard')] });
+      const items = [...due.map((s) => s.id), 's-w3'].map((sanctionId) => ({ sanctionId, effects: [effect(`${sanctionId}:0-guard`)] }));
+      const activated = await store().activateSanctions({ items, at: 50_000, sourceId: 'activate-50000' });
       expect(activated.map((s) => [s.id, s.state])).toEqual([['s-w1', 'active'], ['s-w2', 'active']]);
       expect(await store().isBanned('u1')).toBe(true);
       expect((await store().sanctionFeed(0, 10)).map((e) => [e.type, e.sanctionId, e.at])).toEqual([
         ['sanction.created', 's-w1', 50_000],
         ['sanction.created', 's-w2', 50_000],
       ]);
-      expect(await store().activateSanctions({ sanctionIds: ['s-w1'], at: 60_000, sourceId: 'again', effects: [] })).toEqual([]);
+      expect(await store().activateSanctions({ items: [{ sanctionId: 's-w1', effects: [effect('again:guard')] }], at: 60_000, sourceId: 'again' })).toEqual([]);
       expect(await store().dueScheduledSanctions(99_000, 10)).toEqual([]);
-      expect((await store().pendingEffectsOf('activate-50000')).map((e) => e.id)).toEqual(['activate-50000:0-guard']);
+      // Effects only of the sanctions this call activated.
+      expect((await store().pendingEffectsOf('activate-50000')).map((e) => e.id)).toEqual(['s-w1:0-guard', 's-w2:0-guard']);
+      expect(await store().pendingEffectsOf('again')).toEqual([]);
     });
   });
 

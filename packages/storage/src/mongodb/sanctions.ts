@@ -264,14 +264,16 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     async activateSanctions(a) {
       return client.withSession((session) =>
         session.withTransaction(async (s) => {
-          const due = await c.sanctions.find({ _id: { $in: a.sanctionIds }, state: 'scheduled' }, { session: s }).toArray();
+          const ids = a.items.map((i) => i.sanctionId);
+          const due = await c.sanctions.find({ _id: { $in: ids }, state: 'scheduled' }, { session: s }).toArray();
           if (due.length > 0) await c.sanctions.updateMany({ _id: { $in: due.map((d) => d._id) }, state: 'scheduled' }, { $set: { state: 'active' } }, { session: s });
           const active = due.map((d) => ({ ...d, state: 'active' as const }));
           // In the order asked for (the caller's order), as the SQLite store writes them.
-          const order = new Map(a.sanctionIds.map((id, i) => [id, i]));
+          const order = new Map(ids.map((id, i) => [id, i]));
           active.sort((x, y) => order.get(x._id)! - order.get(y._id)!);
           await appendFeedEvents(c, s, 'sanction.created', active, a.at);
-          await recordEffects(c, s, a.sourceId, a.effects, a.at);
+          const activated = new Set(active.map((d) => d._id));
+          await recordEffects(c, s, a.sourceId, a.items.filter((i) => activated.has(i.sanctionId)).flatMap((i) => i.effects), a.at);
           return active.map(toSanction);
         }, SANCTION_TRANSACTION),
       );
@@ -330,7 +332,7 @@ async function createBatch(c: Collections, session: ClientSession, batch: Parame
     // The same key twice in one batch: the first item creates it, the second finds it.
     existing.set(item.idempotencyKey, doc);
     fresh.push(doc);
-    effects.push(...item.effects);
+    if (batch.effectiveAt === null) effects.push(...item.effects);
     results.push({ doc, created: true });
   }
   if (fresh.length > 0) await c.sanctions.insertMany(fresh, { session, ordered: true });

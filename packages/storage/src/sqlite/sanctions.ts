@@ -231,19 +231,19 @@ export function sqliteSanctions(db: Database.Database) {
         expiresAt: item.expiresAt,
         state: b.effectiveAt === null ? 'active' : 'scheduled',
       });
-      for (const e of item.effects) q.insertEffect.run(e.id, b.sourceId, e.kind, JSON.stringify(e.payload ?? null), b.at);
+      if (b.effectiveAt === null) for (const e of item.effects) q.insertEffect.run(e.id, b.sourceId, e.kind, JSON.stringify(e.payload ?? null), b.at);
       return { sanction, created: true };
     });
   });
   const activateTx = db.transaction((a: SanctionActivation): SanctionRecord[] => {
     const activated: SanctionRecord[] = [];
-    for (const id of a.sanctionIds) {
-      if (q.activate.run(id).changes === 0) continue;
-      const s = toSanction(q.get.get(id)!);
+    for (const item of a.items) {
+      if (q.activate.run(item.sanctionId).changes === 0) continue;
+      const s = toSanction(q.get.get(item.sanctionId)!);
       event('sanction.created', s, a.at);
+      recordEffects(a.sourceId, item.effects, a.at);
       activated.push(s);
     }
-    recordEffects(a.sourceId, a.effects, a.at);
     return activated;
   });
 
