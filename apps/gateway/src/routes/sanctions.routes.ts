@@ -67,6 +67,7 @@ export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       store: deps.store,
       policy: deps.config.TRIAGE_POLICY,
       sanctionsQueue: deps.sanctionsQueue,
+      statusCache: deps.sanctionCache,
       onQueueError: (err) => deps.logger.warn({ err }, 'Redis refused a sanctions job; the sweep carries it out within seconds'),
     };
     app.post(

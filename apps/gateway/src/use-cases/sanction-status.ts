@@ -18,8 +18,9 @@ export async function sanctionStatus(deps: { store: Store; cache: SanctionStatus
 }
 
 async function statusOf(store: Store, userId: string, all: SanctionRecord[]): Promise<SanctionStatusResponse> {
-  // A ban wave not effective yet is not shown: nothing of it is enforced before effectiveAt.
-  const sanctions = all.filter((s) => s.state !== 'scheduled');
+  // A ban wave not effective yet is not shown: nothing of it is enforced before effectiveAt (nor
+  // ever, for one of its sanctions lifted before then).
+  const sanctions = all.filter((s) => tookEffect(s));
   const names = await creatorNames(store, sanctions);
   return {
     success: true,
@@ -28,6 +29,12 @@ async function statusOf(store: Store, userId: string, all: SanctionRecord[]): Pr
     restrictions: restrictionsOf(sanctions),
     sanctions: sanctions.map((s) => toView(s, names.get(s.moderatorId) ?? s.moderatorId)),
   };
+}
+
+/** False for a scheduled sanction, and for one lifted before its wave started. */
+export function tookEffect(s: SanctionRecord): boolean {
+  if (s.state === 'scheduled') return false;
+  return !(s.effectiveAt !== null && s.liftedAt !== null && s.liftedAt < s.effectiveAt);
 }
 
 /** The distinct kinds active now, in the order of their newest sanction; a warning restricts nothing. */

@@ -13,6 +13,7 @@ import {
 import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects } from '@rm/delivery';
 import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord, NewSanction, SanctionRecord, Store } from '@rm/storage';
+import { sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
 import { kindsOf, type TriagePolicy } from '@rm/triage';
 import { unknownName } from './known-kinds.js';
 import { creatorNames, toView } from './sanction-status.js';
@@ -22,7 +23,23 @@ export interface TrustedSanctionDeps {
   policy: TriagePolicy;
   /** The moderation worker's queue: relay jobs (carry out effects now) and wave activations. */
   sanctionsQueue: Queue;
+  /** The ban API's cache, refreshed before answering so a game server asking next sees the change. */
+  statusCache: SanctionStatusCache;
   onQueueError: (err: unknown) => void;
+}
+
+/**
+ * Writes the players' new sanction versions into the ban API's cache (tombstones), so the ban API
+ * answers the change as soon as the caller has its answer. The relay's effect does the same
+ * moments later, and does it anyway if Redis fails here.
+ */
+async function refreshStatus(deps: TrustedSanctionDeps, userIds: string[]): Promise<void> {
+  await Promise.all(
+    [...new Set(userIds)].map(async (userId) => {
+      const version = sanctionVersion(await deps.store.sanctionsOfUser(userId));
+      await deps.statusCache.invalidate(userId, version).catch(deps.onQueueError);
+    }),
+  );
 }
 
 type Checked = { ok: true; item: NewSanction } | { ok: false; message: string; errors: FieldError[] };
@@ -110,6 +127,7 @@ export async function createTrustedSanctions(
   const sourceId = `api-${uuidv7()}`;
   const stored = valid.length > 0 ? await deps.store.createSanctions({ items: valid, at: now, effectiveAt, sourceId }) : [];
   if (stored.some((s) => s.created)) {
+    if (effectiveAt === null) await refreshStatus(deps, stored.filter((s) => s.created).map((s) => s.sanction.userId));
     if (effectiveAt === null) await enqueue(deps, { kind: 'relay', sourceId });
     else await enqueue(deps, { kind: 'activate', at: effectiveAt }, effectiveAt - Date.now());
   }
@@ -133,7 +151,10 @@ export async function liftTrustedSanction(deps: TrustedSanctionDeps, caller: Api
   if (s.state === 'active' || s.state === 'scheduled') {
     const sourceId = sanctionEndSource('sanction.lifted', sanctionId);
     lifted = await deps.store.liftSanction({ sanctionId, at: Date.now(), moderatorId: caller.key, reason, sourceId, effects: effectsOf(sourceId, sanctionEndEffects(s, 'sanction.lifted')) });
-    if (lifted) await enqueue(deps, { kind: 'relay', sourceId });
+    if (lifted) {
+      await refreshStatus(deps, [lifted.userId]);
+      await enqueue(deps, { kind: 'relay', sourceId });
+    }
   }
   const [view] = await views(deps.store, [lifted ?? (await deps.store.getSanction(sanctionId))!]);
   return { lifted: lifted !== null, sanction: view! };
