@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakePlatform } from './fake-platform.js';
-import { isErrorShape, System, type AppName, type Key } from './harness.js';
+import { isErrorShape, runNode, System, type AppName, type Key } from './harness.js';
 import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // The sanctions API for trusted systems (an anti-cheat): one sanction, a batch, a scheduled ban
@@ -263,5 +263,18 @@ describe('POST /v1/sanctions/{sanctionId}/lift', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: any) => e.field)).toContain('reason');
     expect((await lift(sanction.id, { reason: 'x' }, reader)).status).toBe(403);
+  });
+});
+
+describe('examples/anticheat-client.mjs', () => {
+  it('sends a scheduled wave and follows the feed until every sanction of it is in effect', async () => {
+    const users = [newUser(), newUser(), newUser()];
+    const env = { PATH: process.env['PATH'], RM_URL: sys.baseUrl, RM_KEY: anticheat.auth };
+    const run = await runNode('examples/anticheat-client.mjs', ['wave', '3', ...users], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('3 sanction(s) scheduled');
+    expect(run.stdout).toContain('every sanction of the wave is in effect');
+    for (const u of users) expect((await status(u)).banned).toBe(true);
   });
 });
