@@ -18,7 +18,7 @@ const toSanction = (d: SanctionDoc): SanctionRecord => ({
   kind: d.kind,
   blocksLogin: d.blocksLogin ?? true,
   category: d.category ?? null,
-  source: d.source ?? { type: 'case', id: d.caseId ?? '' },
+  source: d.source ?? sourceOfEarlier(d),
   idempotencyKey: d.idempotencyKey ?? null,
   effectiveAt: d.effectiveAt ?? null,
   ladder: d.ladder ?? null,
@@ -32,6 +32,12 @@ const toSanction = (d: SanctionDoc): SanctionRecord => ({
   liftedBy: d.liftedBy ?? null,
   liftReason: d.liftReason ?? null,
 });
+
+/** An earlier version's sanction: from its rule (`rule-<case>-<rule>` ids) or its case, as SQLite migration 9 says. */
+function sourceOfEarlier(d: SanctionDoc): SanctionRecord['source'] {
+  const rule = `rule-${d.caseId ?? ''}-`;
+  return d._id.startsWith(rule) ? { type: 'rule', id: d._id.slice(rule.length) } : { type: 'case', id: d.caseId ?? '' };
+}
 
 /** A feed event; `_id` is its seq. */
 export type SanctionEventDoc = Omit<SanctionEvent, 'seq' | 'kind' | 'caseId'> & { _id: number; kind?: string; caseId?: string | null };
@@ -101,13 +107,18 @@ async function appendFeedEvents(c: Collections, session: ClientSession, type: Sa
 
 /** In a transaction: the effects owed by a change, once each (an id already recorded is kept). */
 export async function recordEffects(c: Collections, session: ClientSession, sourceId: string, effects: NewEffect[] | undefined, at: number): Promise<void> {
-  for (const [ordinal, e] of (effects ?? []).entries()) {
-    await c.effects.updateOne(
-      { _id: e.id },
-      { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null, ordinal } },
-      { upsert: true, session },
-    );
-  }
+  if (!effects || effects.length === 0) return;
+  // One round trip for a batch's thousands of effects.
+  await c.effects.bulkWrite(
+    effects.map((e, ordinal) => ({
+      updateOne: {
+        filter: { _id: e.id },
+        update: { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null, ordinal } },
+        upsert: true,
+      },
+    })),
+    { session, ordered: true },
+  );
 }
 
 /** In the decision's transaction: the approval's sanction and its feed event. */
