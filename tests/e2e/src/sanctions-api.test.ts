@@ -241,7 +241,7 @@ describe('POST /v1/sanctions/batch', () => {
       if (i % 3 === 0) expect(s.sanctions[0].expiresAt).toBe(effectiveAt + 7 * 86_400_000);
     }
     await sys.waitFor(async () => (await sys.post('/v1/reports/check', admin.auth, { userId: users[0], reporterId: 'r-wave' })).body.canReport === false, 10_000, 'check refuses a player of the wave');
-  });
+  }, 180_000);
 });
 
 describe('POST /v1/sanctions/{sanctionId}/lift', () => {

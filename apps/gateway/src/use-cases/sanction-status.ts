@@ -10,7 +10,9 @@ import type { SanctionRecord, Store } from '@rm/storage';
  */
 export async function sanctionStatus(deps: { store: Store; cache: SanctionStatusCache }, userId: string): Promise<string> {
   const cached = await deps.cache.get(userId).catch(() => null);
-  if (cached) return cached;
+  // An answer cached by a version before restrictions (for up to 10 minutes after an upgrade) is
+  // rebuilt: a game server reads `restrictions` on every join.
+  if (cached && cached.includes('"restrictions":')) return cached;
   const sanctions = await deps.store.sanctionsOfUser(userId);
   const json = JSON.stringify(await statusOf(deps.store, userId, sanctions));
   await deps.cache.put(userId, sanctionVersion(sanctions), json).catch(() => undefined);
