@@ -17,11 +17,16 @@ async function api(path) {
   return body;
 }
 
-/** On join: refuse a banned player. */
+/** On join: refuse a banned player; admit anyone else with their restrictions (no chat, no ranked...). */
 async function check(userId) {
   const status = await api(`/v1/sanctions/${encodeURIComponent(userId)}`);
-  const active = status.sanctions.find((s) => s.state === 'active');
-  console.log(status.banned ? `refuse ${userId}: ${active?.reason ?? 'banned'} (until ${active?.expiresAt ? new Date(active.expiresAt).toISOString() : 'forever'})` : `admit ${userId}`);
+  const active = status.sanctions.find((s) => s.state === 'active' && s.blocksLogin);
+  if (status.banned) {
+    console.log(`refuse ${userId}: ${active?.reason ?? 'banned'} (until ${active?.expiresAt ? new Date(active.expiresAt).toISOString() : 'forever'})`);
+    return;
+  }
+  // Check these at each gate: restrictions.includes('chat') before relaying a chat line, etc.
+  console.log(`admit ${userId}${status.restrictions.length ? ` without: ${status.restrictions.join(', ')}` : ''}`);
 }
 
 /** Follows the feed from the last cursor saved, forever; safe to stop and restart at any time. */
@@ -40,7 +45,8 @@ const applied = new Set();
 function apply(e) {
   if (applied.has(e.seq)) return; // the webhook and the feed share the seq: apply each change once
   applied.add(e.seq);
-  console.log(`#${e.seq} ${e.type} user ${e.userId}${e.type === 'sanction.created' ? ' -> kick if online' : ''}`);
+  const action = e.type !== 'sanction.created' ? '' : e.kind === 'ban' ? ' -> kick if online' : e.kind === 'warning' ? ' -> show the warning' : ` -> apply ${e.kind} restriction`;
+  console.log(`#${e.seq} ${e.type} ${e.kind} user ${e.userId}${action}`);
 }
 
 /** Receives the webhook: verifies the signature over the raw body before trusting it. */

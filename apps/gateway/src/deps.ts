@@ -23,6 +23,8 @@ export interface GatewayDeps {
   intake: Intake;
   decisionsQueue: Queue;
   decisionEvents: QueueEvents;
+  /** The moderation worker's sanctions queue: the sanctions API's relay jobs and ban-wave activations. */
+  sanctionsQueue: Queue;
   /** Further queues shown on the dashboard (those the gateway does not produce to). */
   dashboardQueues: Queue[];
   metrics: Metrics;

@@ -28,7 +28,8 @@ runMain('gateway', async () => {
   const decisionsQueue = openQueue('decisions', queueConnection, config.KEY_PREFIX, {
     defaultJobOptions: { attempts: QUEUES.decisions.attempts, backoff: QUEUES.decisions.backoff, removeOnComplete: 1000, removeOnFail: 5000 },
   });
-  // Queues the gateway only watches (depth gauges, dashboard); workers produce to them.
+  // Queues the gateway watches (depth gauges, dashboard); workers produce to them, and the
+  // sanctions API adds relay and activation jobs to the last one.
   const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.KEY_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
@@ -48,6 +49,7 @@ runMain('gateway', async () => {
     intake: createIntake(intakeQueue, queueConnection, guard, logger),
     decisionsQueue,
     decisionEvents,
+    sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,
   });

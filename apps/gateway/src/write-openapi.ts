@@ -35,6 +35,7 @@ const deps: GatewayDeps = {
   intake: offline('intake'),
   decisionsQueue: offline('decisionsQueue'),
   decisionEvents: offline('decisionEvents'),
+  sanctionsQueue: offline('sanctionsQueue'),
   dashboardQueues: [],
   metrics: new Metrics('gateway'),
 };

@@ -1,5 +1,6 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
 import { OpenCaseConflictError, type CaseEvent, type CaseRecord } from '@rm/storage';
+import { approvalSanction } from './approval-sanction.js';
 import { decisionEffects } from './decision-effects.js';
 import type { DecideDeps } from './deps.js';
 import { newerCaseOpen, repostCase, type Repost } from './repost-case.js';
@@ -48,6 +49,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const repost = job.action === 'undo' ? await repostCase(deps, job.decisionId, c, report.user.name, reports) : undefined;
     const at = Date.now();
     const result = answer(deps.settings, job, c, reports, moderator, repost);
+    const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
     const lifted = p.ban === 'lift' ? (await store.sanctionsOfUser(c.userId)).find((s) => s.caseId === c.id && s.state === 'active') : undefined;
     try {
       const updated = await store.transitionCase({
@@ -56,11 +58,9 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         expectedState: c.state,
         next: p.next,
         ...(p.ban && { ban: p.ban }),
-        ...(job.action === 'approve' && {
-          sanction: { reason: job.sanctionReason ?? null, expiresAt: job.durationMs !== undefined ? at + job.durationMs : null },
-        }),
+        ...(sanction && { sanction }),
         // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
-        effects: decisionEffects(deps.settings, job, c, at, repost, lifted?.id),
+        effects: decisionEffects(deps.settings, job, c, at, repost, lifted?.id, sanction?.expiresAt ?? null),
         event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again

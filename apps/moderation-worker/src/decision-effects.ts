@@ -17,6 +17,8 @@ export function decisionEffects(
   at: number,
   repost: Repost | undefined,
   liftedSanctionId: string | undefined,
+  /** The approval's sanction's end (null: permanent). */
+  expiresAt: number | null,
 ): NewEffect[] {
   const specs: EffectSpec[] = [];
   if (repost) specs.push({ kind: 'case.message', payload: { caseId: c.id, channel: settings.reportChannel, messageId: repost.messageId, at } });
@@ -25,7 +27,7 @@ export function decisionEffects(
   specs.push({ kind: 'notify', payload: decisionNotification(job, { caseId: c.id, fromState: c.state, at }, repost?.previous) });
   if (job.action === 'approve') {
     specs.push({ kind: 'sanction.webhook', payload: { sanctionId: job.decisionId, type: 'sanction.created' } });
-    if (job.durationMs !== undefined) specs.push({ kind: 'sanction.expiry', payload: { sanctionId: job.decisionId, expiresAt: at + job.durationMs } });
+    if (expiresAt !== null) specs.push({ kind: 'sanction.expiry', payload: { sanctionId: job.decisionId, expiresAt } });
   }
   if (liftedSanctionId) specs.push({ kind: 'sanction.webhook', payload: { sanctionId: liftedSanctionId, type: 'sanction.lifted' } });
   return effectsOf(job.decisionId, specs);

@@ -1,4 +1,4 @@
-import { sanctionVersion, type ReportGuard, type UserStateSync } from '@rm/report-guard';
+import { isBannedBy, sanctionVersion, type ReportGuard, type UserStateSync } from '@rm/report-guard';
 import type { Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 
@@ -41,7 +41,7 @@ export class GuardRebuild {
       if (banned.length === 0) break;
       for (const userId of banned) {
         const sanctions = await this.deps.store.sanctionsOfUser(userId);
-        await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: sanctions.some((s) => s.state === 'active') }, null);
+        await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: isBannedBy(sanctions) }, null);
       }
       after = banned.at(-1)!;
     }

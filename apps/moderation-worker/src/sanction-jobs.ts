@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { jobIdFor, type SanctionJob } from '@rm/contracts';
-import { effectsOf, sanctionEndEffects, sanctionEndSource, type EffectRelay } from '@rm/delivery';
+import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects, type EffectRelay } from '@rm/delivery';
 import type { Store } from '@rm/storage';
 
 /** How often the sweep runs, and how old a pending effect must be before the sweep takes it. */
@@ -27,12 +27,37 @@ export async function expireSanction(deps: SanctionJobDeps, sanctionId: string, 
   if (!(await deps.relay.runSource(sourceId))) throw new Error(`effects of ${sourceId} are still pending`);
 }
 
+/** How many scheduled sanctions one activation transaction takes (a wave of 10,000 is one). */
+const ACTIVATE_BATCH = 20_000;
+
+/**
+ * Activates the scheduled sanctions (ban waves) due at `now`: each in the same transaction as its
+ * feed event and the effects it owes (the player's Redis view, the webhook, the expiry), then
+ * carries those out. Idempotent: a sanction no longer scheduled is skipped by the store.
+ */
+export async function activateDue(deps: SanctionJobDeps, now = Date.now()): Promise<number> {
+  let activated = 0;
+  for (;;) {
+    const due = await deps.store.dueScheduledSanctions(now, ACTIVATE_BATCH);
+    if (due.length === 0) return activated;
+    const sourceId = `activate-${now}-${due[0]!.id}`;
+    // Ids per sanction (`<sanction>:<i>-<kind>`), as the sanctions API records them.
+    const items = due.map((s) => ({ sanctionId: s.id, effects: effectsOf(s.id, sanctionStartEffects(s)) }));
+    const done = await deps.store.activateSanctions({ items, at: now, sourceId });
+    activated += done.length;
+    if (!(await deps.relay.runSource(sourceId))) throw new Error(`effects of ${sourceId} are still pending`);
+    if (due.length < ACTIVATE_BATCH) return activated;
+  }
+}
+
 /**
  * What a crash may have left behind: effects still pending (their own run died), and sanctions
  * past their end whose delayed job was lost (a Redis restored from an older state).
  */
 export async function sweep(deps: SanctionJobDeps, now = Date.now()): Promise<void> {
   await deps.relay.sweep(SWEEP_MIN_AGE_MS);
+  // Ban waves whose delayed job was lost (or fired early): due ones take effect now.
+  await activateDue(deps, now).catch(() => undefined);
   for (const s of await deps.store.dueSanctions(now - SWEEP_MIN_AGE_MS, 100)) await expireSanction(deps, s.id, now).catch(() => undefined);
 }
 
@@ -45,6 +70,11 @@ export function handleSanctionJob(deps: SanctionJobDeps): (job: SanctionJob) => 
         return sweep(deps);
       case 'relay':
         if (!(await deps.relay.runSource(job.sourceId))) throw new Error(`effects of ${job.sourceId} are still pending`);
+        return;
+      case 'activate':
+        // A job that fires a moment early (clock skew between processes) is retried with backoff.
+        if (job.at > Date.now()) throw new Error(`the wave of ${new Date(job.at).toISOString()} is not due yet`);
+        await activateDue(deps);
         return;
     }
   };

@@ -7,7 +7,8 @@ type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'settings' | 'triage'>;
  * Recomputes the case's triage before its chat message is written (the caller holds the case's
  * lock), and carries out the automatic rules that fire for the first time: `escalate` posts to
  * the escalation channel, once per case and rule (the dedupe key makes a retried post the same);
- * `sanction` queues a temporary ban as an approval by the policy's system moderator.
+ * `sanction` queues an approval by the policy's system moderator: the rule's kind and duration, or
+ * the ladder's next step when it names neither.
  */
 export async function triageCase(deps: Deps, caseId: string): Promise<void> {
   await refreshTriage(
@@ -37,7 +38,10 @@ export async function triageCase(deps: Deps, caseId: string): Promise<void> {
               decisionId: `rule-${id}-${rule.id}`,
               reportId,
               moderatorId: deps.triage.policy.systemModeratorId,
-              durationMs: durationMs(rule.action.duration),
+              ruleId: rule.id,
+              // A rule naming neither kind nor duration takes the ladder's next step.
+              ...(rule.action.kind !== undefined && { kind: rule.action.kind }),
+              ...(rule.action.duration !== undefined && { durationMs: durationMs(rule.action.duration) }),
               sanctionReason: `automatic triage rule ${rule.id}`,
             });
             return;

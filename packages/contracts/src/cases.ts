@@ -93,6 +93,18 @@ export const CaseDetail = CaseSummary.extend({
   decisions: z.array(CaseDecision),
   /** Every sanction of the player, newest first, as GET /v1/sanctions/{userId} shows them. */
   sanctions: z.array(SanctionView),
+  /** What an approval without kind and duration would impose now: the ladder's next step for the case's category. */
+  proposedSanction: z.strictObject({
+    category: z.string(),
+    kind: z.string(),
+    label: z.string(),
+    /** ISO 8601; null: permanent. */
+    duration: z.string().nullable(),
+    /** The player's earlier offences counted in the category (within the lookback, lifted ones not counted). */
+    offences: z.number().int(),
+    /** 1-based step of the category's ladder; null when the category has no ladder (a permanent ban). */
+    step: z.number().int().nullable(),
+  }),
 });
 export type CaseDetail = z.infer<typeof CaseDetail>;
 

@@ -21,8 +21,12 @@ export const DecisionJob = z.discriminatedUnion('action', [
     decisionId: z.string(),
     reportId: z.string(),
     moderatorId: z.string(),
-    /** The sanction lasts this long from the approval; absent: permanent. */
+    /** The sanction lasts this long from the approval; absent: permanent (or the ladder's, with kind absent too). */
     durationMs: z.number().int().positive().optional(),
+    /** The sanction's kind; absent with durationMs absent: the ladder's next step. */
+    kind: z.string().optional(),
+    /** Set when an automatic rule approved: the sanction's source. */
+    ruleId: z.string().optional(),
     /** Shown to the player. */
     sanctionReason: z.string().optional(),
     requestId: z.string().optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
-import { IsoDuration, SanctionReason } from './sanctions.js';
+import { IsoDuration, SanctionKindName, SanctionReason } from './sanctions.js';
 
 const id = (what: string) =>
   z
@@ -141,8 +141,17 @@ export type ModeratorView = z.infer<typeof ModeratorView>;
 
 export const ClaimBody = z.strictObject({ moderator: ModeratorRef });
 export const UnclaimBody = z.strictObject({ moderator: ModeratorRef, bypassClaimCheck: z.boolean().optional() });
-/** `duration` and `reason` set the sanction the approval creates (absent duration: permanent). */
-export const ApproveBody = z.strictObject({ moderator: ModeratorRef, duration: IsoDuration.optional(), reason: SanctionReason.optional() });
+/**
+ * `kind`, `duration` and `reason` set the sanction the approval creates. Without kind and duration
+ * it is the ladder's next step for the case's category; with a duration and no kind, a `ban`;
+ * with a kind and no duration, permanent. The gateway checks `kind` against the policy's kinds.
+ */
+export const ApproveBody = z.strictObject({
+  moderator: ModeratorRef,
+  kind: SanctionKindName.optional(),
+  duration: IsoDuration.optional(),
+  reason: SanctionReason.optional(),
+});
 export const DismissBody = z.strictObject({
   dm: z.boolean().optional(),
   moderator: ModeratorRef,

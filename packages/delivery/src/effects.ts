@@ -1,6 +1,6 @@
 import type { NotificationJob, SanctionEventView } from '@rm/contracts';
-import { sanctionVersion, type CaseChange, type SanctionStatusCache, type UserStateSync } from '@rm/report-guard';
-import type { EffectRecord, NewEffect, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
+import { isBannedBy, sanctionVersion, type CaseChange, type SanctionStatusCache, type UserStateSync } from '@rm/report-guard';
+import type { EffectRecord, NewEffect, SanctionEvent, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
 import type { EffectHandler } from './effect-relay.js';
 
 /**
@@ -12,7 +12,7 @@ export interface EffectPayloads {
   /** After an undo: the re-posted message is now the case's message (only while the undo is its latest decision). */
   'case.message': { caseId: string; channel: string; messageId: string; at: number };
   /** The guard's Redis view of the player: the ban flag (versioned), and the decided case's reporters. */
-  'redis.user': { userId: string; caseId: string; change: 'close' | 'reopen' | null };
+  'redis.user': { userId: string; caseId: string | null; change: 'close' | 'reopen' | null };
   /** A notification job (chat message sync, DMs, decision webhook). */
   notify: NotificationJob;
   /** The webhook of a sanction change, sent with its feed seq. */
@@ -36,6 +36,18 @@ export function sanctionEndEffects(s: SanctionRecord, type: 'sanction.lifted' | 
   ];
 }
 
+/**
+ * What a sanction taking effect without a decision owes (a trusted system's, or a wave's at its
+ * start): the player's Redis view, the webhook of its creation, its expiry.
+ */
+export function sanctionStartEffects(s: Pick<SanctionRecord, 'id' | 'userId' | 'caseId' | 'expiresAt'>): EffectSpec[] {
+  return [
+    { kind: 'redis.user', payload: { userId: s.userId, caseId: s.caseId, change: null } },
+    { kind: 'sanction.webhook', payload: { sanctionId: s.id, type: 'sanction.created' } },
+    ...(s.expiresAt !== null ? [{ kind: 'sanction.expiry' as const, payload: { sanctionId: s.id, expiresAt: s.expiresAt } }] : []),
+  ];
+}
+
 /** The source id of a lift by hand / an expiry of a sanction (each happens at most once). */
 export const sanctionEndSource = (type: 'sanction.lifted' | 'sanction.expired', sanctionId: string) =>
   `${type === 'sanction.lifted' ? 'lift' : 'expire'}-${sanctionId}`;
@@ -48,12 +60,13 @@ export interface EffectDeps {
   scheduleExpiry: (sanctionId: string, expiresAt: number) => Promise<void>;
 }
 
-export const toEventView = (e: { seq: number; type: SanctionEventType; sanctionId: string; userId: string; caseId: string; expiresAt: number | null; at: number }): SanctionEventView => ({
+export const toEventView = (e: SanctionEvent): SanctionEventView => ({
   seq: e.seq,
   type: e.type,
   sanctionId: e.sanctionId,
   userId: e.userId,
   caseId: e.caseId,
+  kind: e.kind,
   expiresAt: e.expiresAt,
   at: e.at,
 });
@@ -73,13 +86,13 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
       const sanctions = await deps.store.sanctionsOfUser(p.userId);
       const version = sanctionVersion(sanctions);
       let change: CaseChange = null;
-      if (p.change) {
+      if (p.change && p.caseId !== null) {
         const c = await deps.store.getCase(p.caseId);
         const isOpen = c?.state === 'open' || c?.state === 'claimed';
         // Only while the case is still as this change left it (a later decision syncs its own).
         if (c && isOpen === (p.change === 'reopen')) change = { kind: p.change, reporters: await deps.store.caseReporters(p.caseId) };
       }
-      await deps.userSync.apply(p.userId, { version, banned: sanctions.some((s) => s.state === 'active') }, change);
+      await deps.userSync.apply(p.userId, { version, banned: isBannedBy(sanctions) }, change);
       await deps.statusCache.invalidate(p.userId, version);
     },
     notify: (e) => deps.notify(payload<'notify'>(e)),

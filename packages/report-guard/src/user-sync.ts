@@ -115,7 +115,17 @@ export class SanctionStatusCache {
   }
 }
 
-/** A player's sanction version: every change (creation, end) adds one, so it only grows. */
+/**
+ * A player's sanction version: every change (taking effect, ending) adds one, so it only grows. A
+ * scheduled sanction (a ban wave not effective yet) counts 0, active 1, ended 2.
+ */
 export function sanctionVersion(sanctions: { state: string }[]): number {
-  return sanctions.length + sanctions.filter((s) => s.state !== 'active').length;
+  let version = 0;
+  for (const s of sanctions) version += s.state === 'scheduled' ? 0 : s.state === 'active' ? 1 : 2;
+  return version;
+}
+
+/** Banned: an active sanction of a login-blocking kind (the ban flag, the list's `banned`, the ban API's `banned`). */
+export function isBannedBy(sanctions: { state: string; blocksLogin: boolean }[]): boolean {
+  return sanctions.some((s) => s.state === 'active' && s.blocksLogin);
 }

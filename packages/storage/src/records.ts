@@ -107,8 +107,20 @@ export interface Transition {
    * an approval lifts that case's active sanction only.
    */
   ban?: 'set' | 'lift';
-  /** With ban 'set': the sanction's reason and end (absent: permanent, no reason). */
-  sanction?: { reason: string | null; expiresAt: number | null };
+  /**
+   * With ban 'set': the sanction's reason and end (absent: permanent, no reason, a login-blocking
+   * `ban` from the case). `kind`, `blocksLogin` (snapshotted from the policy), `category`, `source`
+   * and the `ladder` note are what the approval decided; absent, an approval is a `ban` as before.
+   */
+  sanction?: {
+    reason: string | null;
+    expiresAt: number | null;
+    kind?: string;
+    blocksLogin?: boolean;
+    category?: string | null;
+    source?: SanctionSource;
+    ladder?: LadderNote | null;
+  };
   /** Follow-ups the decision owes, recorded in the same transaction (the outbox) under its decision id. */
   effects?: NewEffect[];
   event: Omit<CaseEvent, 'caseId' | 'fromState' | 'toState'>;
@@ -177,15 +189,58 @@ export interface SlaBreach {
   category: string;
   at: number;
 }
-export type SanctionState = 'active' | 'expired' | 'lifted';
+/**
+ * `scheduled`: part of a ban wave not effective yet (nothing enforced, nothing in the feed until
+ * `effectiveAt`); `active` until it expires or is lifted.
+ */
+export type SanctionState = 'scheduled' | 'active' | 'expired' | 'lifted';
 
-/** A ban owned by the case whose approval set it; the player is banned while any is active. */
+/**
+ * Where a sanction came from: `case` (a moderator's approval; id: the case), `rule` (an automatic
+ * triage rule; id: the rule), or a trusted system through the sanctions API (type and id as it
+ * named itself, e.g. `anticheat` / `vac-detector-3`).
+ */
+export interface SanctionSource {
+  type: string;
+  id: string;
+}
+
+export interface SanctionEvidence {
+  url: string;
+  type: string;
+}
+
+/** What the penalty ladder said when the sanction was decided (the audit of an override). */
+export interface LadderNote {
+  /** The player's earlier offences counted in the category. */
+  offences: number;
+  /** The step the ladder proposed; durationMs null: permanent. */
+  proposed: { kind: string; durationMs: number | null };
+  /** True when the moderator (or rule) named a kind or duration other than the proposal. */
+  overridden: boolean;
+}
+
+/** A restriction of a player; they are banned while one that blocks login is active. */
 export interface SanctionRecord {
-  /** The id of the approval (decision) that created it. */
+  /** The id of the approval (decision) that created it, or a fresh id for the sanctions API. */
   id: string;
   userId: string;
-  caseId: string;
-  kind: 'ban';
+  /** The case whose approval created it; null for a trusted system's sanction. */
+  caseId: string | null;
+  /** A kind of the policy (`ban`, `chat`, `warning`...). */
+  kind: string;
+  /** Snapshotted from the policy at creation: a later policy edit never changes a stored sanction. */
+  blocksLogin: boolean;
+  /** The case's or the trusted system's category; null on sanctions of earlier versions. */
+  category: string | null;
+  source: SanctionSource;
+  /** The trusted system's key: the same key is the same sanction. null otherwise. */
+  idempotencyKey: string | null;
+  /** For a scheduled ban wave: when it takes effect. null when it took effect at creation. */
+  effectiveAt: number | null;
+  ladder: LadderNote | null;
+  /** Evidence a trusted system sent with it (empty for approvals: their case holds the reports). */
+  evidence: SanctionEvidence[];
   reason: string | null;
   moderatorId: string;
   createdAt: number;
@@ -197,6 +252,54 @@ export interface SanctionRecord {
   liftReason: string | null;
 }
 
+/** A sanction a trusted system asks for (POST /v1/sanctions, one item of a batch). */
+export interface NewSanction {
+  /** Used only when the idempotency key is new. */
+  id: string;
+  userId: string;
+  kind: string;
+  blocksLogin: boolean;
+  category: string;
+  source: SanctionSource;
+  idempotencyKey: string;
+  evidence: SanctionEvidence[];
+  reason: string | null;
+  /** The caller (its API key), recorded as who created it. */
+  moderatorId: string;
+  /** null: permanent; otherwise from effectiveAt (or creation). */
+  expiresAt: number | null;
+  /**
+   * Effects owed when this item is created effective now (recorded only if its key is new, and
+   * not for a scheduled batch: its effects come with activateSanctions).
+   */
+  effects: NewEffect[];
+}
+
+/** A batch of sanctions from a trusted system, stored in one transaction. */
+export interface SanctionBatch {
+  items: NewSanction[];
+  at: number;
+  /** A ban wave: stored `scheduled`, activated at this time (activateSanctions). */
+  effectiveAt: number | null;
+  /** The id the items' effects are recorded under. */
+  sourceId: string;
+}
+
+/** One item's outcome: the sanction with that key, and whether this call created it. */
+export interface StoredSanction {
+  sanction: SanctionRecord;
+  created: boolean;
+}
+
+/** Scheduled sanctions that take effect now, with what that owes, in one transaction. */
+export interface SanctionActivation {
+  /** Each sanction with the effects it owes once active (recorded only if this call activates it). */
+  items: { sanctionId: string; effects: NewEffect[] }[];
+  at: number;
+  /** The id the effects are recorded under. */
+  sourceId: string;
+}
+
 export type SanctionEventType = 'sanction.created' | 'sanction.lifted' | 'sanction.expired';
 
 /** One change of a sanction, in the feed. `seq` strictly increases in the order the changes committed. */
@@ -205,7 +308,8 @@ export interface SanctionEvent {
   type: SanctionEventType;
   sanctionId: string;
   userId: string;
-  caseId: string;
+  caseId: string | null;
+  kind: string;
   expiresAt: number | null;
   at: number;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, NewEffect, Transition } from './records.js';
+import type { CaseRecord, NewEffect, NewSanction, Transition } from './records.js';
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
 import { allOpenCases } from './open-cases.js';
@@ -38,7 +38,27 @@ export function describeSanctionsContract(store: () => Store): void {
     it('an approval creates one active sanction owned by its case, with its reason and end', async () => {
       const c = await approvedCase('u1', 'd-approve', { reason: 'aimbot', expiresAt: 9_000 });
       expect(await store().sanctionsOfUser('u1')).toEqual([
-        { id: 'd-approve', userId: 'u1', caseId: c.id, kind: 'ban', reason: 'aimbot', moderatorId: 'mod-1', createdAt: 5_000, expiresAt: 9_000, state: 'active', liftedAt: null, liftedBy: null, liftReason: null },
+        {
+          id: 'd-approve',
+          userId: 'u1',
+          caseId: c.id,
+          kind: 'ban',
+          blocksLogin: true,
+          category: null,
+          source: { type: 'case', id: c.id },
+          idempotencyKey: null,
+          effectiveAt: null,
+          ladder: null,
+          evidence: [],
+          reason: 'aimbot',
+          moderatorId: 'mod-1',
+          createdAt: 5_000,
+          expiresAt: 9_000,
+          state: 'active',
+          liftedAt: null,
+          liftedBy: null,
+          liftReason: null,
+        },
       ]);
       expect(await store().getSanction('d-approve')).toMatchObject({ state: 'active' });
       expect(await store().isBanned('u1')).toBe(true);
@@ -86,6 +106,112 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().isBanned('u3')).toBe(false);
       expect(await store().isBanned('u2')).toBe(true);
       expect((await store().dueSanctions(30_000, 10)).map((s) => s.id)).toEqual(['d-late']);
+    });
+  });
+
+  describe('kinds', () => {
+    it('an approval stores the kind, its snapshotted blocksLogin, category, source and ladder note; only a login-blocking one bans', async () => {
+      const ladder = { offences: 1, proposed: { kind: 'chat', durationMs: 86_400_000 }, overridden: true };
+      const c = await approvedCase('u1', 'd-chat', { reason: null, expiresAt: null, kind: 'chat', blocksLogin: false, category: 'harassment', source: { type: 'rule', id: 'r1' }, ladder });
+      expect(await store().getSanction('d-chat')).toMatchObject({ caseId: c.id, kind: 'chat', blocksLogin: false, category: 'harassment', source: { type: 'rule', id: 'r1' }, ladder, state: 'active' });
+      expect(await store().isBanned('u1')).toBe(false);
+      expect(await store().bannedUserIds()).toEqual([]);
+      expect((await store().sanctionFeed(0, 10)).map((e) => [e.sanctionId, e.kind])).toEqual([['d-chat', 'chat']]);
+      await approvedCase('u1', 'd-ban', { reason: null, expiresAt: null, kind: 'ban', blocksLogin: true, category: 'cheating' });
+      expect(await store().isBanned('u1')).toBe(true);
+      expect(await store().bannedUserIds()).toEqual(['u1']);
+    });
+  });
+
+  describe("trusted systems' sanctions", () => {
+    const item = (key: string, userId: string, extra: Partial<NewSanction> = {}): NewSanction => ({
+      id: `s-${key}`,
+      userId,
+      kind: 'ban',
+      blocksLogin: true,
+      category: 'cheating',
+      source: { type: 'anticheat', id: 'det-1' },
+      idempotencyKey: key,
+      evidence: [{ url: `https://ac.example/${key}`, type: 'url' }],
+      reason: 'cheat detected',
+      moderatorId: 'key-ac',
+      expiresAt: null,
+      effects: [effect(`s-${key}:0-guard`)],
+      ...extra,
+    });
+
+    it('a batch stores each new key once, with no case, and answers every item in order; a known key answers its sanction', async () => {
+      const first = await store().createSanctions({ items: [item('k1', 'u1'), item('k2', 'u2', { kind: 'chat', blocksLogin: false, expiresAt: 90_000 })], at: 10_000, effectiveAt: null, sourceId: 'b1' });
+      expect(first.map((r) => [r.sanction.id, r.created])).toEqual([['s-k1', true], ['s-k2', true]]);
+      expect(first[0]!.sanction).toEqual({
+        id: 's-k1',
+        userId: 'u1',
+        caseId: null,
+        kind: 'ban',
+        blocksLogin: true,
+        category: 'cheating',
+        source: { type: 'anticheat', id: 'det-1' },
+        idempotencyKey: 'k1',
+        effectiveAt: null,
+        ladder: null,
+        evidence: [{ url: 'https://ac.example/k1', type: 'url' }],
+        reason: 'cheat detected',
+        moderatorId: 'key-ac',
+        createdAt: 10_000,
+        expiresAt: null,
+        state: 'active',
+        liftedAt: null,
+        liftedBy: null,
+        liftReason: null,
+      });
+      // k1 again (another id offered), k3 new, k3 again in the same batch.
+      const again = await store().createSanctions({ items: [item('k1', 'u1', { id: 's-other' }), item('k3', 'u3'), item('k3', 'u3', { id: 's-k3b' })], at: 11_000, effectiveAt: null, sourceId: 'b2' });
+      expect(again.map((r) => [r.sanction.id, r.created])).toEqual([['s-k1', false], ['s-k3', true], ['s-k3', false]]);
+      expect(await store().getSanction('s-other')).toBeNull();
+      expect(await store().isBanned('u1')).toBe(true);
+      expect(await store().isBanned('u2')).toBe(false);
+      const feed = await store().sanctionFeed(0, 10);
+      expect(feed.map((e) => [e.sanctionId, e.kind, e.caseId])).toEqual([['s-k1', 'ban', null], ['s-k2', 'chat', null], ['s-k3', 'ban', null]]);
+      expect((await store().pendingEffectsOf('b1')).map((e) => e.id)).toEqual(['s-k1:0-guard', 's-k2:0-guard']);
+      expect((await store().pendingEffectsOf('b2')).map((e) => e.id)).toEqual(['s-k3:0-guard']);
+      expect((await store().dueSanctions(100_000, 10)).map((s) => s.id)).toEqual(['s-k2']);
+    });
+
+    it('calls racing with the same keys create each sanction once', async () => {
+      const batch = (n: number) => ({ items: [item('race-a', 'u1', { id: `a-${n}` }), item('race-b', 'u2', { id: `b-${n}` })], at: 10_000 + n, effectiveAt: null, sourceId: `race-${n}` });
+      const results = await Promise.all([0, 1, 2, 3, 4].map((n) => store().createSanctions(batch(n))));
+      const ids = new Set(results.flatMap((r) => r.map((x) => x.sanction.id)));
+      expect(ids.size).toBe(2);
+      expect(results.flatMap((r) => r.filter((x) => x.created))).toHaveLength(2);
+      expect(await store().sanctionFeed(0, 10)).toHaveLength(2);
+    });
+
+    it('a scheduled wave: stored, not enforced nor in the feed, until activated, then every sanction with its event in one go', async () => {
+      await store().createSanctions({ items: [item('w1', 'u1'), item('w2', 'u2'), item('w3', 'u3')], at: 10_000, effectiveAt: 50_000, sourceId: 'wave' });
+      // Its effects come with the activation, not before.
+      expect(await store().pendingEffectsOf('wave')).toEqual([]);
+      expect(await store().getSanction('s-w1')).toMatchObject({ state: 'scheduled', effectiveAt: 50_000 });
+      expect(await store().isBanned('u1')).toBe(false);
+      expect(await store().bannedUserIds()).toEqual([]);
+      expect(await store().sanctionFeed(0, 10)).toEqual([]);
+      expect(await store().dueScheduledSanctions(49_999, 10)).toEqual([]);
+      // A scheduled one lifted before the wave: never enforced, never in the feed.
+      expect(await store().liftSanction({ sanctionId: 's-w3', at: 20_000, moderatorId: 'key-ac', reason: 'false positive', sourceId: 'lift-w3', effects: [] })).toMatchObject({ state: 'lifted' });
+      const due = await store().dueScheduledSanctions(50_000, 10);
+      expect(due.map((s) => s.id)).toEqual(['s-w1', 's-w2']);
+      const items = [...due.map((s) => s.id), 's-w3'].map((sanctionId) => ({ sanctionId, effects: [effect(`${sanctionId}:0-guard`)] }));
+      const activated = await store().activateSanctions({ items, at: 50_000, sourceId: 'activate-50000' });
+      expect(activated.map((s) => [s.id, s.state])).toEqual([['s-w1', 'active'], ['s-w2', 'active']]);
+      expect(await store().isBanned('u1')).toBe(true);
+      expect((await store().sanctionFeed(0, 10)).map((e) => [e.type, e.sanctionId, e.at])).toEqual([
+        ['sanction.created', 's-w1', 50_000],
+        ['sanction.created', 's-w2', 50_000],
+      ]);
+      expect(await store().activateSanctions({ items: [{ sanctionId: 's-w1', effects: [effect('again:guard')] }], at: 60_000, sourceId: 'again' })).toEqual([]);
+      expect(await store().dueScheduledSanctions(99_000, 10)).toEqual([]);
+      // Effects only of the sanctions this call activated.
+      expect((await store().pendingEffectsOf('activate-50000')).map((e) => e.id)).toEqual(['s-w1:0-guard', 's-w2:0-guard']);
+      expect(await store().pendingEffectsOf('again')).toEqual([]);
     });
   });
 

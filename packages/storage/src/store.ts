@@ -15,7 +15,10 @@ import type {
   ReporterRecord,
   ReporterStats,
   SavedReport,
+  SanctionActivation,
+  SanctionBatch,
   SanctionEnd,
+  StoredSanction,
   SanctionEvent,
   SanctionRecord,
   Transition,
@@ -39,6 +42,7 @@ export interface Store {
 
   addUser(user: UserRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | null>;
+  /** True while the player has an active sanction that blocks login. */
   isBanned(userId: string): Promise<boolean>;
 
   addModerator(moderator: ModeratorRecord): Promise<void>;
@@ -110,7 +114,22 @@ export interface Store {
   sanctionsOfUser(userId: string): Promise<SanctionRecord[]>;
   getSanction(id: string): Promise<SanctionRecord | null>;
   /**
-   * Lifts an active sanction by hand, with its feed event and effects, in one transaction. null
+   * Stores a trusted system's sanctions in one transaction, each with its effects (recorded only
+   * when created). Idempotent per item on its idempotencyKey: a key already stored answers that
+   * sanction with created: false and changes nothing, also when two calls race. Items are stored
+   * `scheduled` (no feed event) when the batch has an effectiveAt, else active with their feed
+   * event. Answers one entry per item, in order.
+   */
+  createSanctions(batch: SanctionBatch): Promise<StoredSanction[]>;
+  /** Scheduled sanctions whose effectiveAt is at or before `at`, soonest first. */
+  dueScheduledSanctions(at: number, limit: number): Promise<SanctionRecord[]>;
+  /**
+   * Makes the named scheduled sanctions active, each with its feed event, and records the effects,
+   * all in one transaction. Returns those it activated (one no longer scheduled is skipped).
+   */
+  activateSanctions(activation: SanctionActivation): Promise<SanctionRecord[]>;
+  /**
+   * Lifts an active (or scheduled) sanction by hand, with its feed event and effects, in one transaction. null
    * when no such sanction is active (unknown, lifted or expired already).
    */
   liftSanction(end: SanctionEnd): Promise<SanctionRecord | null>;
@@ -119,7 +138,7 @@ export interface Store {
   /** Active sanctions whose expiresAt has passed, soonest first. */
   dueSanctions(at: number, limit: number): Promise<SanctionRecord[]>;
   /**
-   * Ids of the players with an active sanction, in id order, after `afterUserId` ('' to start), at
+   * Ids of the players with an active login-blocking sanction, in id order, after `afterUserId` ('' to start), at
    * most `limit` (to rebuild Redis's ban flags a page at a time). An empty page is the end.
    */
   bannedUserIds(afterUserId: string, limit: number): Promise<string[]>;

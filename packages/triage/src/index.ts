@@ -6,3 +6,4 @@ export * from './assess-case.js';
 export * from './refresh-triage.js';
 export * from './replay.js';
 export * from './queue-settings.js';
+export * from './ladder.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '@rm/runtime';
-import { caseCategory, DEFAULT_POLICY, durationMs, loadPolicy, policyFromEnv, queueSettingsOf, TriagePolicy } from './index.js';
+import type { SanctionRecord } from '@rm/storage';
+import { caseCategory, DEFAULT_POLICY, durationMs, kindsOf, loadPolicy, lookbackMs, policyFromEnv, proposeStep, queueSettingsOf, TriagePolicy } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rm-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +45,16 @@ describe('the triage policy', () => {
     expect(bad({ rules: [{ ...rule, category: 'unknown' }] })).toThrow(/^rules\.0\.category: names no category/);
     expect(bad({ rules: [{ ...rule, action: { type: 'sanction', duration: 'P1M' } }] })).toThrow(/^rules\.0\.action\.duration: must be a positive ISO 8601 duration/);
     expect(bad({ rules: [{ ...rule, action: { type: 'mute' } }] })).toThrow(/^rules\.0\.action/);
+    expect(bad({ rules: [{ ...rule, action: { type: 'sanction', kind: 'jail' } }] })).toThrow(/^rules\.0\.action\.kind: names no kind \(warning, chat, matchmaking, ranked, ban\)$/);
+    // The ladder: known categories and kinds, durations as on approve, a lookback.
+    const ladder = (l: object) => bad({ ladder: l });
+    expect(ladder({ steps: { cheeting: [{ kind: 'ban' }] } })).toThrow(/^ladder\.steps\.cheeting: names no category of `categories` \(cheating, harassment/);
+    expect(ladder({ steps: { cheating: [{ kind: 'ban', duration: 'P14D' }, { kind: 'jail' }] } })).toThrow(/^ladder\.steps\.cheating\.1\.kind: names no kind/);
+    expect(ladder({ steps: { cheating: [{ kind: 'ban', duration: 'P2W' }] } })).toThrow(/^ladder\.steps\.cheating\.0\.duration: must be a positive ISO 8601 duration of days/);
+    expect(ladder({ steps: { cheating: [] } })).toThrow(/^ladder\.steps\.cheating: must list at least one step$/);
+    expect(ladder({ lookback: 'a year' })).toThrow(/^ladder\.lookback: must be a positive ISO 8601 duration/);
+    expect(bad({ kinds: { warning: { label: 'Warn', blocksLogin: true } } })).toThrow(/^kinds\.warning\.blocksLogin: a warning restricts nothing/);
+    expect(bad({ kinds: { voice: { label: 'No voice' } } })).toThrow(/^kinds\.voice\.blocksLogin/);
     expect(() => loadPolicy(file('broken.json', '{'))).toThrow(/is not valid JSON/);
     expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read/);
   });
@@ -69,5 +80,27 @@ describe('queue settings from the policy', () => {
     expect(s.slaMs('unknown')).toBe(24 * 3_600_000);
     expect(caseCategory(DEFAULT_POLICY, { categories: ['spam', 'cheating', 'griefing'] })).toBe('cheating');
     expect(caseCategory(DEFAULT_POLICY, null)).toBe('other');
+  });
+
+  it('the ladder: steps climbed per category by offences within the lookback, the last step repeated; lifted and scheduled ones not counted', () => {
+    const policy = TriagePolicy.parse({
+      ...DEFAULT_POLICY,
+      kinds: { voice: { label: 'No voice chat', blocksLogin: false } },
+      ladder: { lookback: 'P30D', steps: { harassment: [{ kind: 'warning' }, { kind: 'chat', duration: 'P1D' }, { kind: 'ban' }] } },
+    });
+    expect(kindsOf(policy).voice).toEqual({ label: 'No voice chat', blocksLogin: false });
+    expect(kindsOf(policy).ban!.blocksLogin).toBe(true);
+    const now = 100 * 86_400_000;
+    const s = (category: string, state: SanctionRecord['state'], daysAgo: number) => ({ category, state, createdAt: now - daysAgo * 86_400_000, effectiveAt: null });
+    expect(proposeStep(policy, 'harassment', [], now)).toEqual({ kind: 'warning', duration: null, durationMs: null, offences: 0, step: 1, category: 'harassment' });
+    expect(proposeStep(policy, 'harassment', [s('harassment', 'expired', 3)], now)).toMatchObject({ kind: 'chat', duration: 'P1D', durationMs: 86_400_000, step: 2 });
+    const many = [s('harassment', 'active', 1), s('harassment', 'expired', 2), s('harassment', 'active', 3)];
+    expect(proposeStep(policy, 'harassment', many, now)).toMatchObject({ kind: 'ban', durationMs: null, offences: 3, step: 3 });
+    // Lifted, scheduled, other categories, and older than the lookback do not count.
+    const ignored = [s('harassment', 'lifted', 1), s('harassment', 'scheduled', 1), s('cheating', 'active', 1), s('harassment', 'expired', 31), s('harassment', 'expired', 30)];
+    expect(proposeStep(policy, 'harassment', ignored, now)).toMatchObject({ offences: 1, step: 2 });
+    // A category without a ladder: a permanent ban, as approvals always were.
+    expect(proposeStep(policy, 'cheating', [], now)).toEqual({ kind: 'ban', duration: null, durationMs: null, offences: 0, step: null, category: 'cheating' });
+    expect(lookbackMs('P1Y')).toBe(365 * 86_400_000);
   });
 });

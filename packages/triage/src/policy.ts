@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { parseIsoDuration } from '@rm/contracts';
+import { parseIsoDuration, parseSanctionDuration, SANCTION_LIMITS } from '@rm/contracts';
 
 /** An ISO 8601 duration (`PT30M`, `PT4H`, `P1D`), kept as text in the policy; `durationMs` reads it. */
 const duration = z.string().refine((v) => (parseIsoDuration(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as PT30M, PT4H or P1D');
+/** The ladder's lookback: a duration as above, or whole years (`P1Y`, counted as 365 days each). */
+export function lookbackMs(text: string): number | null {
+  const years = /^P([1-9]\d{0,2})Y$/.exec(text);
+  return years ? Number(years[1]) * 365 * 86_400_000 : parseIsoDuration(text);
+}
+const lookback = z.string().refine((v) => (lookbackMs(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as P1Y, P90D or P1W');
 const share = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 const weight = z.number().min(0, 'must be at least 0');
 const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -, at most 64');
@@ -19,11 +25,40 @@ const EscalateAction = z.strictObject({
   /** Added to the case's priority once the rule fired. */
   boost: weight,
 });
+/** A sanction's length: days, hours, minutes and seconds (`PT12H`, `P7D`), at most ten years, as on approve. */
+const sanctionDuration = z.string().refine((v) => {
+  const ms = parseSanctionDuration(v);
+  return ms !== null && ms > 0 && ms <= SANCTION_LIMITS.maxDurationMs;
+}, 'must be a positive ISO 8601 duration of days, hours, minutes and seconds (PT12H, P7D), at most 3650 days');
+
 const SanctionAction = z.strictObject({
   type: z.literal('sanction'),
-  /** Length of the temporary ban. */
-  duration,
+  /** The kind to impose; absent with a duration: `ban`. With neither, the ladder decides. */
+  kind: name.optional(),
+  /** Length of the sanction; absent with a kind: permanent. With neither, the ladder decides. */
+  duration: duration.optional(),
 });
+
+/** A restriction kind the game enforces. */
+export const KindPolicy = z.strictObject({
+  label: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  /** A player with an active sanction of this kind cannot log in (is `banned`). */
+  blocksLogin: z.boolean(),
+});
+export type KindPolicy = z.infer<typeof KindPolicy>;
+
+/** The built-in kinds; a policy's `kinds` add to them or relabel them. */
+export const BUILT_IN_KINDS: Record<string, KindPolicy> = {
+  warning: { label: 'Warning', blocksLogin: false },
+  chat: { label: 'No text or voice chat', blocksLogin: false },
+  matchmaking: { label: 'No matchmaking', blocksLogin: false },
+  ranked: { label: 'No ranked play', blocksLogin: false },
+  ban: { label: 'Banned (no login)', blocksLogin: true },
+};
+
+/** One step of a category's ladder: a kind, for a duration (absent: permanent). */
+export const LadderStep = z.strictObject({ kind: name, duration: sanctionDuration.optional() });
+export type LadderStep = z.infer<typeof LadderStep>;
 
 export const Rule = z.strictObject({
   id: name,
@@ -56,12 +91,26 @@ export const TriagePolicy = z
       lowCredibility: share,
     }),
     rules: z.array(Rule).default([]),
+    /** Restriction kinds, merged over BUILT_IN_KINDS (read them with kindsOf). */
+    kinds: z.record(name, KindPolicy).default({}),
+    /**
+     * The penalty ladder: per category, the steps a repeat offender climbs (the last one repeats).
+     * Offences are the player's earlier sanctions of the category within `lookback`, lifted ones
+     * not counted. A category without steps proposes a permanent `ban`, as approvals always did.
+     */
+    ladder: z
+      .strictObject({
+        lookback: lookback.default('P1Y'),
+        steps: z.record(name, z.array(LadderStep).min(1, 'must list at least one step')).default({}),
+      })
+      .default({ lookback: 'P1Y', steps: {} }),
     /** How long a claim holds before it expires (read by claim expiry). */
     claimTtl: duration,
     /** The moderator automatic sanctions are recorded as (registered with `moderator add`). */
     systemModeratorId: z.string().min(1).max(128),
   })
   .superRefine((p, ctx) => {
+    const kinds = { ...BUILT_IN_KINDS, ...p.kinds };
     if (!(p.category.default in p.categories)) {
       ctx.addIssue({ code: 'custom', path: ['category', 'default'], message: `names no category of \`categories\` (${Object.keys(p.categories).join(', ')})` });
     }
@@ -70,7 +119,20 @@ export const TriagePolicy = z
       if (seen.has(rule.id)) ctx.addIssue({ code: 'custom', path: ['rules', i, 'id'], message: `duplicate rule id ${rule.id}` });
       seen.add(rule.id);
       if (!(rule.category in p.categories)) ctx.addIssue({ code: 'custom', path: ['rules', i, 'category'], message: `names no category of \`categories\`` });
+      if (rule.action.type === 'sanction' && rule.action.kind !== undefined && !(rule.action.kind in kinds)) {
+        ctx.addIssue({ code: 'custom', path: ['rules', i, 'action', 'kind'], message: `names no kind (${Object.keys(kinds).join(', ')})` });
+      }
     });
+    if (p.kinds.warning?.blocksLogin) ctx.addIssue({ code: 'custom', path: ['kinds', 'warning', 'blocksLogin'], message: 'a warning restricts nothing: it cannot block login' });
+    if (p.kinds.ban && !p.kinds.ban.blocksLogin) ctx.addIssue({ code: 'custom', path: ['kinds', 'ban', 'blocksLogin'], message: 'a ban blocks login' });
+    for (const [category, steps] of Object.entries(p.ladder.steps)) {
+      if (!(category in p.categories)) {
+        ctx.addIssue({ code: 'custom', path: ['ladder', 'steps', category], message: `names no category of \`categories\` (${Object.keys(p.categories).join(', ')})` });
+      }
+      steps.forEach((step, i) => {
+        if (!(step.kind in kinds)) ctx.addIssue({ code: 'custom', path: ['ladder', 'steps', category, i, 'kind'], message: `names no kind (${Object.keys(kinds).join(', ')})` });
+      });
+    }
   });
 export type TriagePolicy = z.infer<typeof TriagePolicy>;
 
@@ -87,6 +149,8 @@ export const DEFAULT_POLICY: TriagePolicy = {
   weights: { severity: 10, reporters: 5, agePerHour: 1 },
   brigade: { window: 'PT10M', minReporters: 10, suspectShare: 0.8, lowCredibility: 0.3 },
   rules: [],
+  kinds: {},
+  ladder: { lookback: 'P1Y', steps: {} },
   claimTtl: 'PT30M',
   systemModeratorId: 'system',
 };

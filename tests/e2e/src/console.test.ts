@@ -196,6 +196,9 @@ describe('the console in a real headless browser', () => {
   });
 
   it('approves as alice with the keyboard shortcut; bob\'s page shows the decision without a reload', async () => {
+    // The ladder's proposal is offered first (no ladder for this category: a permanent ban), editable.
+    await expect.poll(() => alicePage.getByTestId('ladder-proposal').textContent()).toContain('permanent');
+    expect(await alicePage.getByLabel('Kind').inputValue()).toBe('ban');
     await alicePage.keyboard.press('a');
     await expect.poll(() => alicePage.getByRole('status').textContent()).toBe(`Report approved: user ${PLAYER} is banned`);
     await alicePage.getByText(/approve by alice \(claimed → approved\)/).waitFor();
@@ -209,6 +212,9 @@ describe('the console in a real headless browser', () => {
     await alicePage.getByRole('heading', { name: 'The Griefer' }).waitFor();
     await alicePage.getByText(XSS, { exact: true }).waitFor();
     await alicePage.getByText('Banned', { exact: true }).first().waitFor();
+    // Each sanction with its kind, source and state.
+    await alicePage.getByRole('cell', { name: 'case', exact: true }).first().waitFor();
+    await alicePage.getByRole('cell', { name: 'active', exact: true }).first().waitFor();
     await alicePage.getByText('Page 1 of 1').waitFor();
     await shot(alicePage, 'player');
   });

@@ -68,12 +68,18 @@ describe('POST /v1/reports/{id}/approve with duration and reason', () => {
       success: true,
       userId,
       banned: true,
+      restrictions: ['ban'],
       sanctions: [
         {
           id: expect.any(String),
           userId,
           caseId: expect.any(String),
           kind: 'ban',
+          blocksLogin: true,
+          category: 'other',
+          source: { type: 'case', id: body.sanctions[0].caseId },
+          // The moderator named a duration: an override of the ladder (no ladder here: a permanent ban).
+          ladder: { offences: 0, proposed: { kind: 'ban', durationMs: null }, overridden: true },
           reason: 'Aimbot in ranked',
           moderator: { id: 'm1', username: 'alice' },
           createdAt: expect.any(Number),
@@ -106,7 +112,7 @@ describe('POST /v1/reports/{id}/approve with duration and reason', () => {
 
 describe('GET /v1/sanctions/{userId}', () => {
   it('an unknown or never-sanctioned player is not banned', async () => {
-    expect(await status('never-seen-player')).toEqual({ success: true, userId: 'never-seen-player', banned: false, sanctions: [] });
+    expect(await status('never-seen-player')).toEqual({ success: true, userId: 'never-seen-player', banned: false, restrictions: [], sanctions: [] });
   });
 
   it('needs sanctions.read: 401 without a key, 403 without the permission; admin keys hold it', async () => {
@@ -196,7 +202,7 @@ describe('GET /v1/sanctions (the feed)', () => {
     expect(all.success).toBe(true);
     expect(all.events.length).toBeGreaterThan(3);
     all.events.slice(1).forEach((e: any, i: number) => expect(e.seq).toBeGreaterThan(all.events[i].seq));
-    expect(Object.keys(all.events[0]).sort()).toEqual(['at', 'caseId', 'expiresAt', 'sanctionId', 'seq', 'type', 'userId']);
+    expect(Object.keys(all.events[0]).sort()).toEqual(['at', 'caseId', 'expiresAt', 'kind', 'sanctionId', 'seq', 'type', 'userId']);
 
     const paged: any[] = [];
     let cursor: string | undefined;

@@ -160,7 +160,20 @@ describe('GET /v1/cases/{caseId}', () => {
     expect(after.claimedBy).toEqual({ id: 'm1', username: 'alice' });
     expect(after.decisions).toEqual([{ decisionId: expect.any(String), action: 'approve', moderator: { id: 'm1', username: 'alice' }, fromState: 'open', toState: 'approved', at: expect.any(Number) }]);
     expect(after.sanctions).toEqual([
-      { id: after.decisions[0].decisionId, userId, caseId: listed.caseId, kind: 'ban', moderator: { id: 'm1', username: 'alice' }, createdAt: expect.any(Number), expiresAt: null, state: 'active' },
+      {
+        id: after.decisions[0].decisionId,
+        userId,
+        caseId: listed.caseId,
+        kind: 'ban',
+        blocksLogin: true,
+        category: 'cheating',
+        source: { type: 'case', id: listed.caseId },
+        ladder: { offences: 0, proposed: { kind: 'ban', durationMs: null }, overridden: false },
+        moderator: { id: 'm1', username: 'alice' },
+        createdAt: expect.any(Number),
+        expiresAt: null,
+        state: 'active',
+      },
     ]);
     expect(after.reports[0].reporter).toEqual({ id: reporter, platform: 'gameplatform', approved: 1, dismissed: 0, credibility: 2 / 3 });
   });

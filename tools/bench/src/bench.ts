@@ -11,6 +11,7 @@ import { decisionCycles } from './cycles.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate, untilDrained } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { banWave } from './ban-wave.js';
 import { seedSanctions } from './sanction-fixtures.js';
 import { combine, machine, markdown, ratios, type BenchResults } from './report.js';
 
@@ -23,6 +24,7 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const DRAIN_REPORTS = Number(process.env['BENCH_DRAIN_REPORTS'] ?? 40_000);
 const LIST_REPORTS = 10_000;
 const SANCTION_PLAYERS = 10_000;
+const BAN_WAVE = Number(process.env['BENCH_BAN_WAVE'] ?? 10_000);
 const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
 const redisUrl = process.env['REDIS_URL'];
@@ -162,6 +164,11 @@ async function main() {
   const cyclesAtOne = await decisionCycles(base(3900), auth, cycleIds.slice(0, 1), 'bench-mod', DURATION);
   say(`decision cycles at one moderator: claim p50 ${cyclesAtOne.steps['claim']!.p50} ms`);
 
+  // (f2) a ban wave through the sanctions API, the workers carrying out its effects meanwhile.
+  say(`ban wave: ${BAN_WAVE} sanctions in batches of 1,000`);
+  const wave = await banWave(base(3900), auth, BAN_WAVE, 1000);
+  say(`ban wave: ${wave.sanctionsPerSec} sanctions/s (${wave.seconds} s), exactly once: ${wave.exactlyOnce}`);
+
   Object.assign(rss, stopWorkerSampling());
 
   for (const p of [...running]) await stop(p);
@@ -186,7 +193,7 @@ async function main() {
 
   const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list', 'helloBeforeSanctions', 'helloSanctionRequests', 'sanctionStatus', 'sanctionFeed'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
-  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, cyclesAtOne, drain, rssMb: rss, ratios: ratios(scenarios, drain) };
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, cyclesAtOne, drain, banWave: wave, rssMb: rss, ratios: ratios(scenarios, drain) };
   const md = markdown(results);
   const out = join(ROOT, 'bench/results');
   mkdirSync(out, { recursive: true });

@@ -1,3 +1,4 @@
+import type { BanWaveResult } from './ban-wave.js';
 import { cpus, totalmem } from 'node:os';
 import type { CannonResult } from './cannon.js';
 import type { DrainResult } from './drain.js';
@@ -18,6 +19,8 @@ export interface BenchResults {
   /** The same cycles at one moderator (one connection). */
   cyclesAtOne: Cycles;
   drain: DrainResult[];
+  /** A ban wave through the sanctions API (10,000 in batches of 1,000), first request to last feed event read. */
+  banWave?: BanWaveResult;
   rssMb: Record<string, number>;
   ratios: Record<string, number>;
 }
@@ -104,6 +107,12 @@ export function markdown(b: BenchResults): string {
     '|---:|---:|---:|---:|---:|---:|',
     ...b.drain.map((d) => `| ${d.concurrency} | ${d.reports} | ${d.jobs} | ${d.seconds} | ${d.reportsPerSec} | ${d.jobsPerSec} |`),
     '',
+    ...(b.banWave
+      ? [
+          `Ban wave: ${b.banWave.sanctions} sanctions in ${b.banWave.batches} batches through POST /v1/sanctions/batch, workers running, first request to last feed event read: ${b.banWave.seconds} s, **${b.banWave.sanctionsPerSec} sanctions/s**; every one in the feed exactly once: ${b.banWave.exactlyOnce ? 'yes' : 'NO'}.`,
+          '',
+        ]
+      : []),
     `Peak RSS under the submit load (MB): ${Object.entries(b.rssMb).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',
     '| ratio | value |',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { acceptsField } from '../api/capabilities';
 import { api, errorMessage } from '../api/client';
 import type { Me } from '../api/me';
@@ -12,6 +12,19 @@ const DURATIONS = [
   { value: '', label: 'Permanent' },
 ] as const;
 
+/** The built-in kinds; the policy may have more, and the ladder's proposal is always offered. */
+const KINDS = ['warning', 'chat', 'matchmaking', 'ranked', 'ban'] as const;
+
+/** The ladder's next step for the case (GET /v1/cases/{caseId} `proposedSanction`). */
+export interface Proposal {
+  kind: string;
+  label: string;
+  duration: string | null;
+  offences: number;
+  step: number | null;
+  category: string;
+}
+
 type Outcome = { ok: true; message: string } | { ok: false; message: string };
 
 /**
@@ -19,8 +32,18 @@ type Outcome = { ok: true; message: string } | { ok: false; message: string };
  * signed-in key is bound to. Nothing is decided here: the API answers, and its own words are shown
  * (a refusal such as "claimed by alice" included).
  */
-export function CaseActions({ reportId, me, onDone }: { reportId: string; me: Me; onDone: () => void }) {
-  const [duration, setDuration] = useState('P7D');
+export function CaseActions({ reportId, me, onDone, proposal }: { reportId: string; me: Me; onDone: () => void; proposal?: Proposal | undefined }) {
+  const [duration, setDuration] = useState(proposal ? (proposal.duration ?? '') : 'P7D');
+  const [kind, setKind] = useState(proposal?.kind ?? 'ban');
+  // The ladder's proposal is offered first; once the moderator edits kind or duration, polling
+  // no longer resets them.
+  const [edited, setEdited] = useState(false);
+  const proposedKey = proposal ? `${proposal.kind}|${proposal.duration ?? ''}` : '';
+  useEffect(() => {
+    if (!proposal || edited) return;
+    setKind(proposal.kind);
+    setDuration(proposal.duration ?? '');
+  }, [proposedKey, edited]);
   const [approveReason, setApproveReason] = useState('');
   const [dismissReason, setDismissReason] = useState('');
   const [tellReporters, setTellReporters] = useState(true);
@@ -30,6 +53,9 @@ export function CaseActions({ reportId, me, onDone }: { reportId: string; me: Me
   const path = { params: { path: { id: reportId } } };
   const withDurations = acceptsField('post', '/v1/reports/{id}/approve', 'duration');
   const withApproveReason = acceptsField('post', '/v1/reports/{id}/approve', 'reason');
+  const withKinds = acceptsField('post', '/v1/reports/{id}/approve', 'kind');
+  const durations = proposal?.duration && !DURATIONS.some((d) => d.value === proposal.duration) ? [{ value: proposal.duration, label: proposal.duration }, ...DURATIONS] : DURATIONS;
+  const kinds = proposal && !(KINDS as readonly string[]).includes(proposal.kind) ? [proposal.kind, ...KINDS] : KINDS;
 
   const act = async (call: () => Promise<{ data?: { data: { message: string } }; error?: unknown; response: Response }>) => {
     if (busy) return;
@@ -49,8 +75,13 @@ export function CaseActions({ reportId, me, onDone }: { reportId: string; me: Me
   const unclaim = () => moderator && act(() => api.POST('/v1/reports/{id}/unclaim', { ...path, body: { moderator } }));
   const approve = () => {
     if (!moderator) return;
-    const extra: { duration?: string; reason?: string } = {};
-    if (withDurations && duration) extra.duration = duration;
+    const extra: { duration?: string; reason?: string; kind?: string } = {};
+    // The proposal unchanged: nothing named, so the ladder decides (and the audit says so).
+    const asProposed = proposal !== undefined && withKinds && kind === proposal.kind && duration === (proposal.duration ?? '');
+    if (!asProposed) {
+      if (withKinds && proposal) extra.kind = kind;
+      if (withDurations && duration) extra.duration = duration;
+    }
     if (withApproveReason && approveReason.trim()) extra.reason = approveReason.trim();
     return act(() => api.POST('/v1/reports/{id}/approve', { ...path, body: { moderator, ...extra } }));
   };
@@ -87,12 +118,45 @@ export function CaseActions({ reportId, me, onDone }: { reportId: string; me: Me
         </button>
       </div>
       <fieldset>
-        <legend>Approve (ban the player)</legend>
+        <legend>Approve (sanction the player)</legend>
+        {proposal && withKinds && (
+          <p className="hint" data-testid="ladder-proposal">
+            The ladder proposes: <strong>{proposal.label}</strong>
+            {proposal.duration ? ` for ${proposal.duration}` : ', permanent'} ({proposal.category}
+            {proposal.step !== null ? `, step ${proposal.step}` : ''}, {proposal.offences} earlier offence{proposal.offences === 1 ? '' : 's'})
+          </p>
+        )}
+        {proposal && withKinds && (
+          <>
+            <label htmlFor="approve-kind">Kind</label>
+            <select
+              id="approve-kind"
+              value={kind}
+              onChange={(e) => {
+                setEdited(true);
+                setKind(e.target.value);
+              }}
+            >
+              {kinds.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         {withDurations ? (
           <>
             <label htmlFor="approve-duration">Duration</label>
-            <select id="approve-duration" value={duration} onChange={(e) => setDuration(e.target.value)}>
-              {DURATIONS.map((d) => (
+            <select
+              id="approve-duration"
+              value={duration}
+              onChange={(e) => {
+                setEdited(true);
+                setDuration(e.target.value);
+              }}
+            >
+              {durations.map((d) => (
                 <option key={d.label} value={d.value}>
                   {d.label}
                 </option>

@@ -6,6 +6,14 @@ import { errorMessage } from '../api/client';
 
 const SANCTIONS = '/v1/sanctions/{userId}';
 
+/** Where a sanction came from: a case (moderator), a rule, or which trusted system. */
+function sourceOf(s: { source?: { type: string; id: string }; caseId?: string | null }): string {
+  if (!s.source) return s.caseId ? 'case' : '-';
+  if (s.source.type === 'case') return 'case';
+  if (s.source.type === 'rule') return `rule ${s.source.id}`;
+  return `${s.source.type} ${s.source.id}`;
+}
+
 /** A player's sanctions, newest first (GET /v1/sanctions/{userId}), refreshed every 3 s. */
 export function Sanctions({ userId }: { userId: string }) {
   if (!hasEndpoint('get', SANCTIONS)) return <Unavailable what="Sanctions" endpoint={`GET ${SANCTIONS}`} />;
@@ -32,6 +40,7 @@ function SanctionList({ userId }: { userId: string }) {
           <thead>
             <tr>
               <th scope="col">Kind</th>
+              <th scope="col">Source</th>
               <th scope="col">State</th>
               <th scope="col">Set</th>
               <th scope="col">Expires</th>
@@ -43,6 +52,7 @@ function SanctionList({ userId }: { userId: string }) {
             {data.sanctions.map((s: (typeof data.sanctions)[number]) => (
               <tr key={s.id} className={`sanction-${s.state}`}>
                 <td>{s.kind}</td>
+                <td>{sourceOf(s)}</td>
                 <td>{s.state}</td>
                 <td>{time(s.createdAt)}</td>
                 <td>{s.expiresAt === null ? 'Permanent' : time(s.expiresAt)}</td>

@@ -112,7 +112,7 @@ function CaseView({ caseId, me }: { caseId: string; me: Me }) {
                 </section>
               )}
             </div>
-            {c.reports[0] && <CaseActions reportId={c.reports[0].id} me={me} onDone={polled.refresh} />}
+            {c.reports[0] && <CaseActions reportId={c.reports[0].id} me={me} onDone={polled.refresh} proposal={'proposedSanction' in c ? c.proposedSanction : undefined} />}
           </div>
         </>
       )}

@@ -16,6 +16,7 @@ import {
 import { uuidv7 } from '@rm/runtime';
 import type { GatewayDeps } from '../deps.js';
 import { requireBoundModerator } from '../http/bound-moderator.js';
+import { requireKnownKind } from '../use-cases/known-kinds.js';
 import { requestDecision } from '../use-cases/request-decision.js';
 
 const errors = errorResponses(true);
@@ -48,17 +49,20 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/reports/:id/approve',
-      { config, schema: { ...doc('approveReport', 'Approve a report: ban the user, close the case'), params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
-      async (req) =>
-        requestDecision(deps, {
+      { config, schema: { ...doc('approveReport', "Approve a report: sanction the user (the ladder's next step, or the kind and duration named), close the case"), params: ReportIdParams, body: ApproveBody, response: { 200: ApproveResponse, ...errors } } },
+      async (req) => {
+        if (req.body.kind !== undefined) requireKnownKind(deps.config.TRIAGE_POLICY, req.body.kind);
+        return requestDecision(deps, {
           action: 'approve',
           decisionId: uuidv7(),
           reportId: req.params.id,
           moderatorId: req.body.moderator.id,
+          ...(req.body.kind !== undefined && { kind: req.body.kind }),
           ...(req.body.duration !== undefined && { durationMs: parseSanctionDuration(req.body.duration)! }),
           ...(req.body.reason !== undefined && { sanctionReason: req.body.reason }),
           requestId: req.id,
-        }),
+        });
+      },
     );
     app.post(
       '/reports/:id/dismiss',

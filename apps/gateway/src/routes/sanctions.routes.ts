@@ -1,11 +1,29 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponses, SanctionFeedQuery, SanctionFeedResponse, SanctionStatusResponse, SanctionUserParams } from '@rm/contracts';
+import {
+  AppError,
+  errorResponses,
+  LiftSanctionBody,
+  LiftSanctionResponse,
+  NewSanctionBody,
+  SanctionBatchBody,
+  SanctionBatchResponse,
+  SANCTIONS_API_LIMITS,
+  SanctionFeedQuery,
+  SanctionFeedResponse,
+  SanctionIdParams,
+  SanctionResponse,
+  SanctionStatusResponse,
+  SanctionUserParams,
+} from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { sanctionFeed } from '../use-cases/sanction-feed.js';
 import { sanctionStatus } from '../use-cases/sanction-status.js';
+import { createTrustedSanctions, liftTrustedSanction, type TrustedSanctionDeps } from '../use-cases/trusted-sanctions.js';
 
 const errors = errorResponses(false);
+const bodyErrors = errorResponses(true);
 const config = { permission: 'sanctions.read' } as const;
+const write = { permission: 'sanctions.write' } as const;
 
 /** The ban API for game servers: a player's sanctions (checked on join) and the feed of every change. */
 export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
@@ -42,6 +60,66 @@ export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => sanctionFeed(deps.store, req.query),
+    );
+
+    // The sanctions API for trusted systems (anti-cheat): sanctions without a report.
+    const trusted: TrustedSanctionDeps = {
+      store: deps.store,
+      policy: deps.config.TRIAGE_POLICY,
+      sanctionsQueue: deps.sanctionsQueue,
+      statusCache: deps.sanctionCache,
+      onQueueError: (err) => deps.logger.warn({ err }, 'Redis refused a sanctions job; the sweep carries it out within seconds'),
+    };
+    app.post(
+      '/sanctions',
+      {
+        config: write,
+        schema: {
+          operationId: 'createSanction',
+          summary: 'Sanction a player without a report (a trusted system); idempotent on idempotencyKey',
+          tags: ['sanctions'],
+          body: NewSanctionBody,
+          response: { 200: SanctionResponse, ...bodyErrors },
+        },
+      },
+      async (req) => {
+        const [result] = await createTrustedSanctions(trusted, req.apiKey, [req.body], { prefix: () => '', effectiveAt: undefined });
+        if (result!.status === 'refused') throw new AppError('VALIDATION_FAILED', result!.message, result!.errors);
+        return { success: true as const, created: result!.status === 'created', sanction: result!.sanction };
+      },
+    );
+    app.post(
+      '/sanctions/batch',
+      {
+        config: write,
+        bodyLimit: SANCTIONS_API_LIMITS.batchBodyBytes,
+        schema: {
+          operationId: 'createSanctionBatch',
+          summary: 'Up to 1,000 sanctions at once (a ban wave), optionally scheduled by effectiveAt; one result per item, in order',
+          tags: ['sanctions'],
+          body: SanctionBatchBody,
+          response: { 200: SanctionBatchResponse, ...bodyErrors },
+        },
+      },
+      async (req) => ({
+        success: true as const,
+        results: await createTrustedSanctions(trusted, req.apiKey, req.body.items, { prefix: (i) => `items.${i}`, effectiveAt: req.body.effectiveAt }),
+      }),
+    );
+    app.post(
+      '/sanctions/:sanctionId/lift',
+      {
+        config: write,
+        schema: {
+          operationId: 'liftSanction',
+          summary: 'Lift one sanction (a false positive); lifting it again changes nothing',
+          tags: ['sanctions'],
+          params: SanctionIdParams,
+          body: LiftSanctionBody,
+          response: { 200: LiftSanctionResponse, ...bodyErrors },
+        },
+      },
+      async (req) => ({ success: true as const, ...(await liftTrustedSanction(trusted, req.apiKey, req.params.sanctionId, req.body.reason)) }),
     );
   };
 }

@@ -1,6 +1,6 @@
 import { AppError, type CaseResponse } from '@rm/contracts';
 import type { CaseTriageRecord, Store } from '@rm/storage';
-import { assessCase, caseReportsWithCredibility, categoryOf, reporterKey, type TriagePolicy } from '@rm/triage';
+import { assessCase, caseCategory, caseReportsWithCredibility, categoryOf, kindsOf, proposeStep, reporterKey, type TriagePolicy } from '@rm/triage';
 import type { UserDirectory } from '@rm/platforms';
 import { caseSummary, moderatorNames } from './case-views.js';
 import { playerNames } from './player-names.js';
@@ -22,6 +22,7 @@ export async function getCase(store: Store, directory: UserDirectory, policy: Tr
     playerNames(directory, [c.userId]),
   ]);
   const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
+  const proposal = proposeStep(policy, caseCategory(policy, triage), sanctions, now);
   const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId), ...sanctions.map((x) => x.moderatorId)]);
   return {
     success: true,
@@ -48,6 +49,14 @@ export async function getCase(store: Store, directory: UserDirectory, policy: Tr
         at: e.at,
       })),
       sanctions: sanctions.map((x) => toView(x, moderators.get(x.moderatorId)?.username ?? x.moderatorId)),
+      proposedSanction: {
+        category: proposal.category,
+        kind: proposal.kind,
+        label: kindsOf(policy)[proposal.kind]?.label ?? proposal.kind,
+        duration: proposal.duration,
+        offences: proposal.offences,
+        step: proposal.step,
+      },
     },
   };
 }

@@ -218,11 +218,16 @@ export interface MigrationDoc {
   doneAt: number;
 }
 
-/** A sanction; `_id` is its id (the approval's decision id). Mapped to its record in sanctions.ts. */
-export type SanctionDoc = Omit<SanctionRecord, 'id'> & { _id: string };
+/**
+ * A sanction; `_id` is its id (the approval's decision id). Mapped to its record in sanctions.ts.
+ * Documents of earlier versions lack the enforcement fields: they are login-blocking bans from their
+ * case. `idempotencyKey` is absent (not null) when there is none, for the unique index.
+ */
+export type SanctionDoc = Omit<SanctionRecord, 'id' | 'blocksLogin' | 'category' | 'source' | 'idempotencyKey' | 'effectiveAt' | 'ladder' | 'evidence' | 'caseId'> &
+  Partial<Pick<SanctionRecord, 'blocksLogin' | 'category' | 'source' | 'effectiveAt' | 'ladder' | 'evidence'>> & { _id: string; caseId?: string | null; idempotencyKey?: string };
 
 /** A feed event; `_id` is its seq. */
-export type SanctionEventDoc = Omit<SanctionEvent, 'seq'> & { _id: number };
+export type SanctionEventDoc = Omit<SanctionEvent, 'seq' | 'kind' | 'caseId'> & { _id: number; kind?: string; caseId?: string | null };
 
 export type EffectDoc = Omit<EffectRecord, 'id'> & {
   _id: string;

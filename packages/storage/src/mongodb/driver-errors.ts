@@ -9,3 +9,8 @@ export function isDuplicateKey(err: unknown): boolean {
 export function isNamespaceExists(err: unknown): boolean {
   return err instanceof MongoError && err.code === 48;
 }
+
+/** dropIndex of an index that does not exist (dropped already, or never created). */
+export function isIndexNotFound(err: unknown): boolean {
+  return err instanceof MongoError && (err.code === 27 || err.code === 26);
+}

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { COLLECTION_NAMES, type Collections } from './collections.js';
-import { isNamespaceExists } from './driver-errors.js';
+import { isIndexNotFound, isNamespaceExists } from './driver-errors.js';
 import { FEED_COUNTER } from './sanctions.js';
 
 /**
@@ -41,12 +41,20 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   ]);
   await c.sanctions.createIndexes([
     { key: { userId: 1, createdAt: -1, _id: -1 }, name: 'sanctions_by_user' },
-    // A case has at most one active sanction: the one its approval set.
-    { key: { caseId: 1 }, name: 'sanctions_active_by_case', unique: true, partialFilterExpression: { state: 'active' } },
+    // A case has at most one active sanction: the one its approval set. A trusted system's
+    // sanctions have no case, so only string caseIds are indexed (the first version of this index,
+    // on every active sanction, is replaced below).
+    { key: { caseId: 1 }, name: 'sanctions_active_by_case_v2', unique: true, partialFilterExpression: { state: 'active', caseId: { $type: 'string' } } },
     { key: { expiresAt: 1 }, name: 'sanctions_due', partialFilterExpression: { state: 'active' } },
     // The banned players a page at a time, by id (bannedUserIds), and isBanned.
     { key: { userId: 1 }, name: 'sanctions_active_by_user', partialFilterExpression: { state: 'active' } },
+    // A trusted system's key names one sanction (present only on theirs).
+    { key: { idempotencyKey: 1 }, name: 'sanctions_by_idempotency_key', unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } },
+    { key: { effectiveAt: 1 }, name: 'sanctions_scheduled', partialFilterExpression: { state: 'scheduled' } },
   ]);
+  await c.sanctions.dropIndex('sanctions_active_by_case').catch((err: unknown) => {
+    if (!isIndexNotFound(err)) throw err;
+  });
   await c.sanctionEvents.createIndexes([{ key: { sanctionId: 1, _id: 1 }, name: 'sanction_events_by_sanction' }]);
   await c.effects.createIndexes([
     { key: { doneAt: 1, createdAt: 1, _id: 1 }, name: 'effects_pending' },

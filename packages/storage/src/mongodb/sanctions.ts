@@ -1,5 +1,6 @@
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
-import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord } from '../records.js';
+import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, StoredSanction } from '../records.js';
+import { isDuplicateKey } from './driver-errors.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
@@ -8,8 +9,15 @@ import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
   userId: d.userId,
-  caseId: d.caseId,
+  caseId: d.caseId ?? null,
   kind: d.kind,
+  blocksLogin: d.blocksLogin ?? true,
+  category: d.category ?? null,
+  source: d.source ?? sourceOfEarlier(d),
+  idempotencyKey: d.idempotencyKey ?? null,
+  effectiveAt: d.effectiveAt ?? null,
+  ladder: d.ladder ?? null,
+  evidence: d.evidence ?? [],
   reason: d.reason ?? null,
   moderatorId: d.moderatorId,
   createdAt: d.createdAt,
@@ -20,12 +28,18 @@ const toSanction = (d: SanctionDoc): SanctionRecord => ({
   liftReason: d.liftReason ?? null,
 });
 
+/** An earlier version's sanction: from its rule (`rule-<case>-<rule>` ids) or its case, as SQLite migration 9 says. */
+function sourceOfEarlier(d: SanctionDoc): SanctionRecord['source'] {
+  const rule = `rule-${d.caseId ?? ''}-`;
+  return d._id.startsWith(rule) ? { type: 'rule', id: d._id.slice(rule.length) } : { type: 'case', id: d.caseId ?? '' };
+}
 const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   seq: d._id,
   type: d.type,
   sanctionId: d.sanctionId,
   userId: d.userId,
-  caseId: d.caseId,
+  caseId: d.caseId ?? null,
+  kind: d.kind ?? 'ban',
   expiresAt: d.expiresAt ?? null,
   at: d.at,
 });
@@ -57,7 +71,8 @@ const feedEvent = (type: SanctionEventType, s: SanctionDoc, at: number): Pending
   type,
   sanctionId: s._id,
   userId: s.userId,
-  caseId: s.caseId,
+  caseId: s.caseId ?? null,
+  kind: s.kind,
   expiresAt: s.expiresAt,
   at,
 });
@@ -83,26 +98,49 @@ export async function appendFeedEvents(c: Collections, session: ClientSession, e
 
 /** In a transaction: the effects owed by a change, once each (an id already recorded is kept). */
 export async function recordEffects(c: Collections, session: ClientSession, sourceId: string, effects: NewEffect[] | undefined, at: number): Promise<void> {
-  for (const [ordinal, e] of (effects ?? []).entries()) {
-    await c.effects.updateOne(
-      { _id: e.id },
-      { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null, ordinal } },
-      { upsert: true, session },
-    );
-  }
+  if (!effects || effects.length === 0) return;
+  // One round trip for a batch's thousands of effects.
+  await c.effects.bulkWrite(
+    effects.map((e, ordinal) => ({
+      updateOne: {
+        filter: { _id: e.id },
+        update: { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null, ordinal } },
+        upsert: true,
+      },
+    })),
+    { session, ordered: true },
+  );
 }
 
 /** In the decision's transaction: the approval's sanction; returns its feed event, for appendFeedEvents. */
 export async function createSanction(
   c: Collections,
   session: ClientSession,
-  s: { id: string; userId: string; caseId: string; reason: string | null; moderatorId: string; at: number; expiresAt: number | null },
+  s: {
+    id: string;
+    userId: string;
+    caseId: string;
+    kind?: string;
+    blocksLogin?: boolean;
+    category?: string | null;
+    source?: SanctionSource;
+    ladder?: LadderNote | null;
+    reason: string | null;
+    moderatorId: string;
+    at: number;
+    expiresAt: number | null;
+  },
 ): Promise<PendingFeedEvent> {
   const doc: SanctionDoc = {
     _id: s.id,
     userId: s.userId,
     caseId: s.caseId,
-    kind: 'ban',
+    kind: s.kind ?? 'ban',
+    blocksLogin: s.blocksLogin ?? true,
+    category: s.category ?? null,
+    source: s.source ?? { type: 'case', id: s.caseId },
+    effectiveAt: null,
+    ladder: s.ladder ?? null,
     reason: s.reason,
     moderatorId: s.moderatorId,
     createdAt: s.at,
@@ -118,7 +156,7 @@ export async function createSanction(
 
 /**
  * In a transaction: ends the sanction if it is still active (and, to expire, due), returning it
- * with its feed event (for appendFeedEvents); null otherwise.
+ * with its feed event (for appendFeedEvents; none for a scheduled one lifted); null otherwise.
  */
 async function endSanction(
   c: Collections,
@@ -126,15 +164,17 @@ async function endSanction(
   state: 'lifted' | 'expired',
   filter: { _id: string } | { caseId: string },
   end: Omit<SanctionEnd, 'sanctionId' | 'sourceId' | 'effects'>,
-): Promise<{ doc: SanctionDoc; event: PendingFeedEvent } | null> {
+): Promise<{ doc: SanctionDoc; event: PendingFeedEvent | null } | null> {
   const lifted = state === 'lifted';
   const due = lifted ? {} : { expiresAt: { $ne: null, $lte: end.at } };
-  const doc = await c.sanctions.findOneAndUpdate(
-    { ...filter, state: 'active', ...due },
-    { $set: { state, liftedAt: lifted ? end.at : null, liftedBy: lifted ? (end.moderatorId ?? null) : null, liftReason: lifted ? (end.reason ?? null) : null } },
-    { session, returnDocument: 'after' },
-  );
-  return doc ? { doc, event: feedEvent(lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at) } : null;
+  const set = { $set: { state, liftedAt: lifted ? end.at : null, liftedBy: lifted ? (end.moderatorId ?? null) : null, liftReason: lifted ? (end.reason ?? null) : null } };
+  const doc = await c.sanctions.findOneAndUpdate({ ...filter, state: 'active', ...due }, set, { session, returnDocument: 'after' });
+  if (doc) return { doc, event: feedEvent(lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at) };
+  // A scheduled sanction (a wave not effective yet) can be lifted: it was never in the feed, so
+  // its lift is not either.
+  if (!lifted || !('_id' in filter)) return null;
+  const scheduled = await c.sanctions.findOneAndUpdate({ ...filter, state: 'scheduled' }, set, { session, returnDocument: 'after' });
+  return scheduled ? { doc: scheduled, event: null } : null;
 }
 
 /** In the decision's transaction: the undo of an approval lifts that case's sanction only; its feed event, if any. */
@@ -153,6 +193,9 @@ type SanctionMethods = Pick<
   | 'bannedUserIds'
   | 'sanctionFeed'
   | 'sanctionEventsOf'
+  | 'createSanctions'
+  | 'dueScheduledSanctions'
+  | 'activateSanctions'
   | 'pendingEffectsOf'
   | 'pendingEffects'
   | 'completeEffects'
@@ -183,14 +226,15 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
         const ended = await endSanction(c, s, state, { _id: e.sanctionId }, e);
         if (!ended) return null;
         await recordEffects(c, s, e.sourceId, e.effects, e.at);
-        await appendFeedEvents(c, s, [ended.event]);
+        await appendFeedEvents(c, s, ended.event ? [ended.event] : []);
         return toSanction(ended.doc);
       }, SANCTION_TRANSACTION),
     );
   return {
     async isBanned(userId) {
       await migrateOldBans();
-      return (await c.sanctions.findOne({ userId, state: 'active' }, { projection: { _id: 1 } })) !== null;
+      // blocksLogin absent: a ban of an earlier version.
+      return (await c.sanctions.findOne({ userId, state: 'active', blocksLogin: { $ne: false } }, { projection: { _id: 1 } })) !== null;
     },
     async sanctionsOfUser(userId) {
       await migrateOldBans();
@@ -215,7 +259,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       // active sanctions has several entries: skipped here, so a page holds `limit` distinct ids
       // (or fewer at the end). The cursor reads in batches: no reply nears MongoDB's 16 MB.
       const cursor = c.sanctions
-        .find({ state: 'active', userId: { $gt: afterUserId } }, { projection: { _id: 0, userId: 1 } })
+        .find({ state: 'active', blocksLogin: { $ne: false }, userId: { $gt: afterUserId } }, { projection: { _id: 0, userId: 1 } })
         .sort({ userId: 1 })
         .batchSize(Math.min(limit + 16, 10_000));
       const ids: string[] = [];
@@ -246,6 +290,39 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     async sanctionEventsOf(sanctionId) {
       return (await c.sanctionEvents.find({ sanctionId }).sort({ _id: 1 }).toArray()).map(toFeedEvent);
     },
+    async createSanctions(batch) {
+      // The keys are looked up in the transaction and inserted with it; a concurrent batch that
+      // inserted one of them first makes this transaction fail on the unique index (or conflict
+      // and be retried): it is then run again, and finds that key's sanction.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await client.withSession((session) => session.withTransaction((s) => createBatch(c, s, batch), SANCTION_TRANSACTION));
+        } catch (err) {
+          if (!isDuplicateKey(err) || attempt >= 3) throw err;
+        }
+      }
+    },
+    async dueScheduledSanctions(at, limit) {
+      if (limit <= 0) return [];
+      return (await c.sanctions.find({ state: 'scheduled', effectiveAt: { $lte: at } }).sort({ effectiveAt: 1, _id: 1 }).limit(limit).toArray()).map(toSanction);
+    },
+    async activateSanctions(a) {
+      return client.withSession((session) =>
+        session.withTransaction(async (s) => {
+          const ids = a.items.map((i) => i.sanctionId);
+          const due = await c.sanctions.find({ _id: { $in: ids }, state: 'scheduled' }, { session: s }).toArray();
+          if (due.length > 0) await c.sanctions.updateMany({ _id: { $in: due.map((d) => d._id) }, state: 'scheduled' }, { $set: { state: 'active' } }, { session: s });
+          const active = due.map((d) => ({ ...d, state: 'active' as const }));
+          // In the order asked for (the caller's order), as the SQLite store writes them.
+          const order = new Map(ids.map((id, i) => [id, i]));
+          active.sort((x, y) => order.get(x._id)! - order.get(y._id)!);
+          const activated = new Set(active.map((d) => d._id));
+          await recordEffects(c, s, a.sourceId, a.items.filter((i) => activated.has(i.sanctionId)).flatMap((i) => i.effects), a.at);
+          await appendFeedEvents(c, s, active.map((d) => feedEvent('sanction.created', d, a.at)));
+          return active.map(toSanction);
+        }, SANCTION_TRANSACTION),
+      );
+    },
     async pendingEffectsOf(sourceId) {
       // A handful per source: sorted in memory after effects_by_source finds them.
       return (await c.effects.find({ sourceId, doneAt: null }).sort({ createdAt: 1, ordinal: 1, _id: 1 }).toArray()).map(toEffect);
@@ -260,6 +337,54 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       if (ids.length > 0) await c.effects.updateMany({ _id: { $in: ids }, doneAt: null }, { $set: { doneAt: at } });
     },
   };
+}
+
+/** In a transaction: a trusted system's batch (see Store.createSanctions). */
+async function createBatch(c: Collections, session: ClientSession, batch: Parameters<Store['createSanctions']>[0]): Promise<StoredSanction[]> {
+  const keys = batch.items.map((i) => i.idempotencyKey);
+  const existing = new Map<string, SanctionDoc>();
+  for (const d of await c.sanctions.find({ idempotencyKey: { $in: keys } }, { session }).toArray()) existing.set(d.idempotencyKey!, d);
+  const results: { doc: SanctionDoc; created: boolean }[] = [];
+  const fresh: SanctionDoc[] = [];
+  const effects: NewEffect[] = [];
+  for (const item of batch.items) {
+    const found = existing.get(item.idempotencyKey);
+    if (found) {
+      results.push({ doc: found, created: false });
+      continue;
+    }
+    const doc: SanctionDoc = {
+      _id: item.id,
+      userId: item.userId,
+      caseId: null,
+      kind: item.kind,
+      blocksLogin: item.blocksLogin,
+      category: item.category,
+      source: item.source,
+      idempotencyKey: item.idempotencyKey,
+      effectiveAt: batch.effectiveAt,
+      ladder: null,
+      evidence: item.evidence,
+      reason: item.reason,
+      moderatorId: item.moderatorId,
+      createdAt: batch.at,
+      expiresAt: item.expiresAt,
+      state: batch.effectiveAt === null ? 'active' : 'scheduled',
+      liftedAt: null,
+      liftedBy: null,
+      liftReason: null,
+    };
+    // The same key twice in one batch: the first item creates it, the second finds it.
+    existing.set(item.idempotencyKey, doc);
+    fresh.push(doc);
+    if (batch.effectiveAt === null) effects.push(...item.effects);
+    results.push({ doc, created: true });
+  }
+  if (fresh.length > 0) await c.sanctions.insertMany(fresh, { session, ordered: true });
+  await recordEffects(c, session, batch.sourceId, effects, batch.at);
+  // Last (see appendFeedEvents); a scheduled wave enters the feed when it is activated.
+  if (batch.effectiveAt === null) await appendFeedEvents(c, session, fresh.map((d) => feedEvent('sanction.created', d, batch.at)));
+  return results.map((r) => ({ sanction: toSanction(r.doc), created: r.created }));
 }
 
 /**

@@ -7,6 +7,7 @@ import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { appendFeedEvents, createSanction, liftSanctionOfCase, recordEffects, type PendingFeedEvent } from './sanctions.js';
 import { countDecision } from './triage.js';
+import { approvalSanction } from '../approval-sanction.js';
 
 /**
  * Snapshot reads and majority writes: a committed decision survives a failover, and the
@@ -82,8 +83,7 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
   );
   let feed: PendingFeedEvent | null = null;
   if (t.ban === 'set') {
-    const { reason = null, expiresAt = null } = t.sanction ?? {};
-    feed = await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
+    feed = await createSanction(c, session, { id: t.event.decisionId, userId: updated.userId, caseId: t.caseId, ...approvalSanction(t), moderatorId: t.event.moderatorId, at: t.event.at });
   } else if (t.ban === 'lift') {
     feed = await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
   }

@@ -23,9 +23,52 @@ it('a ban of an earlier version becomes a permanent sanction of its case, with i
   try {
     expect(await store.isBanned('u1')).toBe(true);
     expect(await store.sanctionsOfUser('u1')).toEqual([
-      { id: 'd-approve', userId: 'u1', caseId: 'c1', kind: 'ban', reason: null, moderatorId: 'mod-7', createdAt: 2000, expiresAt: null, state: 'active', liftedAt: null, liftedBy: null, liftReason: null },
+      {
+        id: 'd-approve',
+        userId: 'u1',
+        caseId: 'c1',
+        kind: 'ban',
+        blocksLogin: true,
+        category: null,
+        source: { type: 'case', id: 'c1' },
+        idempotencyKey: null,
+        effectiveAt: null,
+        ladder: null,
+        evidence: [],
+        reason: null,
+        moderatorId: 'mod-7',
+        createdAt: 2000,
+        expiresAt: null,
+        state: 'active',
+        liftedAt: null,
+        liftedBy: null,
+        liftReason: null,
+      },
     ]);
-    expect(await store.sanctionFeed(0, 10)).toEqual([{ seq: 1, type: 'sanction.created', sanctionId: 'd-approve', userId: 'u1', caseId: 'c1', expiresAt: null, at: 2000 }]);
+    expect(await store.sanctionFeed(0, 10)).toEqual([{ seq: 1, type: 'sanction.created', sanctionId: 'd-approve', userId: 'u1', caseId: 'c1', kind: 'ban', expiresAt: null, at: 2000 }]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('migration 9: sanctions of version 8 are login-blocking bans from their case or rule, and the feed keeps its seqs', async () => {
+  const file = join(dir, 'v8.db');
+  const old = new Database(file);
+  for (const m of MIGRATIONS.slice(0, 8)) old.exec(m);
+  old.pragma('user_version = 8');
+  old.exec(`INSERT INTO sanctions VALUES ('d-1', 'u1', 'c1', 'ban', 'aimbot', 'mod-1', 1000, NULL, 'active', NULL, NULL, NULL)`);
+  old.exec(`INSERT INTO sanctions VALUES ('rule-c2-cheat-ban', 'u2', 'c2', 'ban', NULL, 'bot', 2000, 9000, 'expired', NULL, NULL, NULL)`);
+  old.exec(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, expires_at, at) VALUES ('sanction.created', 'd-1', 'u1', 'c1', NULL, 1000), ('sanction.created', 'rule-c2-cheat-ban', 'u2', 'c2', 9000, 2000), ('sanction.expired', 'rule-c2-cheat-ban', 'u2', 'c2', 9000, 9000)`);
+  old.close();
+
+  const store = openSqliteStore(file);
+  try {
+    expect(await store.getSanction('d-1')).toMatchObject({ kind: 'ban', blocksLogin: true, source: { type: 'case', id: 'c1' }, category: null, reason: 'aimbot' });
+    expect(await store.getSanction('rule-c2-cheat-ban')).toMatchObject({ kind: 'ban', blocksLogin: true, source: { type: 'rule', id: 'cheat-ban' }, state: 'expired' });
+    expect(await store.bannedUserIds()).toEqual(['u1']);
+    expect((await store.sanctionFeed(0, 10)).map((e) => [e.seq, e.kind])).toEqual([[1, 'ban'], [2, 'ban'], [3, 'ban']]);
+    await store.liftSanction({ sanctionId: 'd-1', at: 5000, moderatorId: 'm', sourceId: 'l', effects: [] });
+    expect((await store.sanctionFeed(3, 10)).map((e) => e.seq)).toEqual([4]);
   } finally {
     await store.close();
   }

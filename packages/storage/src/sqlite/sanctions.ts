@@ -1,13 +1,35 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { withoutSync } from './durability.js';
-import type { EffectRecord, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionState } from '../records.js';
+import type {
+  EffectRecord,
+  LadderNote,
+  NewEffect,
+  SanctionActivation,
+  SanctionBatch,
+  SanctionEnd,
+  SanctionEvent,
+  SanctionEventType,
+  SanctionEvidence,
+  SanctionRecord,
+  SanctionSource,
+  SanctionState,
+  StoredSanction,
+} from '../records.js';
 
 interface SanctionRow {
   id: string;
   user_id: string;
-  case_id: string;
-  kind: 'ban';
+  case_id: string | null;
+  kind: string;
+  blocks_login: number;
+  category: string | null;
+  source_type: string;
+  source_id: string;
+  idempotency_key: string | null;
+  effective_at: number | null;
+  ladder: string | null;
+  evidence: string;
   reason: string | null;
   moderator_id: string;
   created_at: number;
@@ -22,6 +44,13 @@ const toSanction = (r: SanctionRow): SanctionRecord => ({
   userId: r.user_id,
   caseId: r.case_id,
   kind: r.kind,
+  blocksLogin: r.blocks_login === 1,
+  category: r.category,
+  source: { type: r.source_type, id: r.source_id },
+  idempotencyKey: r.idempotency_key,
+  effectiveAt: r.effective_at,
+  ladder: r.ladder === null ? null : (JSON.parse(r.ladder) as LadderNote),
+  evidence: JSON.parse(r.evidence) as SanctionEvidence[],
   reason: r.reason,
   moderatorId: r.moderator_id,
   createdAt: r.created_at,
@@ -37,7 +66,8 @@ interface FeedRow {
   type: SanctionEventType;
   sanction_id: string;
   user_id: string;
-  case_id: string;
+  case_id: string | null;
+  kind: string;
   expires_at: number | null;
   at: number;
 }
@@ -47,6 +77,7 @@ const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   sanctionId: r.sanction_id,
   userId: r.user_id,
   caseId: r.case_id,
+  kind: r.kind,
   expiresAt: r.expires_at,
   at: r.at,
 });
@@ -68,6 +99,26 @@ const toEffect = (r: EffectRow): EffectRecord => ({
   doneAt: r.done_at,
 });
 
+interface InsertRow {
+  id: string;
+  userId: string;
+  caseId: string | null;
+  kind: string;
+  blocksLogin: 0 | 1;
+  category: string | null;
+  sourceType: string;
+  sourceId: string;
+  idempotencyKey: string | null;
+  effectiveAt: number | null;
+  ladder: string | null;
+  evidence: string;
+  reason: string | null;
+  moderatorId: string;
+  at: number;
+  expiresAt: number | null;
+  state: SanctionState;
+}
+
 /**
  * Sanctions, their feed and the effects outbox on SQLite. The write helpers run inside the
  * caller's transaction (a decision's, or a lift's / expiry's own), so the change, its feed event
@@ -76,28 +127,46 @@ const toEffect = (r: EffectRow): EffectRecord => ({
  */
 type SanctionMethods = Pick<
   Store,
-  'sanctionsOfUser' | 'getSanction' | 'liftSanction' | 'expireSanction' | 'dueSanctions' | 'bannedUserIds' | 'sanctionFeed' | 'sanctionEventsOf' | 'pendingEffectsOf' | 'pendingEffects' | 'completeEffects'
+    | 'sanctionsOfUser'
+  | 'getSanction'
+  | 'liftSanction'
+  | 'expireSanction'
+  | 'dueSanctions'
+  | 'bannedUserIds'
+  | 'sanctionFeed'
+  | 'sanctionEventsOf'
+  | 'createSanctions'
+  | 'dueScheduledSanctions'
+  | 'activateSanctions'
+  | 'pendingEffectsOf'
+  | 'pendingEffects'
+  | 'completeEffects'
 >;
 
 export function sqliteSanctions(db: Database.Database) {
   const q = {
-    insert: db.prepare(
-      `INSERT INTO sanctions (id, user_id, case_id, kind, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
-       VALUES (?, ?, ?, 'ban', ?, ?, ?, ?, 'active', NULL, NULL, NULL)`,
+    insert: db.prepare<[InsertRow]>(
+      `INSERT INTO sanctions (id, user_id, case_id, kind, blocks_login, category, source_type, source_id, idempotency_key, effective_at, ladder,
+         evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
+       VALUES (@id, @userId, @caseId, @kind, @blocksLogin, @category, @sourceType, @sourceId, @idempotencyKey, @effectiveAt, @ladder,
+         @evidence, @reason, @moderatorId, @at, @expiresAt, @state, NULL, NULL, NULL)`,
     ),
+    byKey: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE idempotency_key = ?`),
+    scheduled: db.prepare<[number, number], SanctionRow>(`SELECT * FROM sanctions WHERE state = 'scheduled' AND effective_at <= ? ORDER BY effective_at, id LIMIT ?`),
+    activate: db.prepare(`UPDATE sanctions SET state = 'active' WHERE id = ? AND state = 'scheduled'`),
     get: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE id = ?`),
     activeOfCase: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE case_id = ? AND state = 'active'`),
     ofUser: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
-    end: db.prepare(`UPDATE sanctions SET state = ?, lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE id = ? AND state = 'active'`),
+    end: db.prepare(`UPDATE sanctions SET state = ?, lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE id = ? AND state = ?`),
     due: db.prepare<[number, number], SanctionRow>(
       `SELECT * FROM sanctions WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
     ),
     // Through sanctions_by_user, from afterUserId on: a page costs its own rows, not the table.
     bannedUsers: db
-      .prepare<[string, number], string>(`SELECT DISTINCT user_id FROM sanctions WHERE state = 'active' AND user_id > ? ORDER BY user_id LIMIT ?`)
+      .prepare<[string, number], string>(`SELECT DISTINCT user_id FROM sanctions WHERE state = 'active' AND blocks_login = 1 AND user_id > ? ORDER BY user_id LIMIT ?`)
       .pluck(),
-    isBanned: db.prepare<[string], number>(`SELECT 1 FROM sanctions WHERE user_id = ? AND state = 'active' LIMIT 1`).pluck(),
-    insertEvent: db.prepare(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, expires_at, at) VALUES (?, ?, ?, ?, ?, ?)`),
+    isBanned: db.prepare<[string], number>(`SELECT 1 FROM sanctions WHERE user_id = ? AND state = 'active' AND blocks_login = 1 LIMIT 1`).pluck(),
+    insertEvent: db.prepare(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, kind, expires_at, at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     feed: db.prepare<[number, number], FeedRow>(`SELECT * FROM sanction_events WHERE seq > ? ORDER BY seq LIMIT ?`),
     eventsOf: db.prepare<[string], FeedRow>(`SELECT * FROM sanction_events WHERE sanction_id = ? ORDER BY seq`),
     insertEffect: db.prepare(
@@ -108,7 +177,7 @@ export function sqliteSanctions(db: Database.Database) {
     complete: db.prepare(`UPDATE effects SET done_at = ? WHERE id = ? AND done_at IS NULL`),
   };
 
-  const event = (type: SanctionEventType, s: SanctionRecord, at: number) => q.insertEvent.run(type, s.id, s.userId, s.caseId, s.expiresAt, at);
+  const event = (type: SanctionEventType, s: SanctionRecord, at: number) => q.insertEvent.run(type, s.id, s.userId, s.caseId, s.kind, s.expiresAt, at);
   const recordEffects = (sourceId: string, effects: NewEffect[] | undefined, at: number) => {
     for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), at);
   };
@@ -116,12 +185,15 @@ export function sqliteSanctions(db: Database.Database) {
   /** In a transaction: ends an active sanction (lifted or expired) with its feed event and effects. */
   const endNow = (state: 'lifted' | 'expired', end: SanctionEnd): SanctionRecord | null => {
     const before = q.get.get(end.sanctionId);
-    if (!before || before.state !== 'active') return null;
-    if (state === 'expired' && (before.expires_at === null || before.expires_at > end.at)) return null;
     const lifted = state === 'lifted';
-    q.end.run(state, lifted ? end.at : null, lifted ? (end.moderatorId ?? null) : null, lifted ? (end.reason ?? null) : null, end.sanctionId);
+    // A scheduled sanction (a wave not effective yet) can be lifted, never expired: it was never
+    // in the feed, so its lift is not either.
+    const scheduled = before?.state === 'scheduled' && lifted;
+    if (!before || (before.state !== 'active' && !scheduled)) return null;
+    if (state === 'expired' && (before.expires_at === null || before.expires_at > end.at)) return null;
+    q.end.run(state, lifted ? end.at : null, lifted ? (end.moderatorId ?? null) : null, lifted ? (end.reason ?? null) : null, end.sanctionId, before.state);
     const after = toSanction(q.get.get(end.sanctionId)!);
-    event(lifted ? 'sanction.lifted' : 'sanction.expired', after, end.at);
+    if (!scheduled) event(lifted ? 'sanction.lifted' : 'sanction.expired', after, end.at);
     recordEffects(end.sourceId, end.effects, end.at);
     return after;
   };
@@ -129,12 +201,90 @@ export function sqliteSanctions(db: Database.Database) {
   const completeAll = db.transaction((ids: string[], at: number) => {
     for (const id of ids) q.complete.run(at, id);
   });
+  /** Inserts a sanction and, when it is effective now, its feed event. */
+  const insert = (row: InsertRow): SanctionRecord => {
+    q.insert.run(row);
+    const s = toSanction(q.get.get(row.id)!);
+    if (s.state === 'active') event('sanction.created', s, row.at);
+    return s;
+  };
+  // Checked inside the write transaction (BEGIN IMMEDIATE: one writer at a time), so two requests
+  // racing with the same key find the first one's sanction: never a second. The unique index
+  // stands behind it.
+  const createBatch = db.transaction((b: SanctionBatch): StoredSanction[] => {
+    return b.items.map((item) => {
+      const existing = q.byKey.get(item.idempotencyKey);
+      if (existing) return { sanction: toSanction(existing), created: false };
+      const sanction = insert({
+        id: item.id,
+        userId: item.userId,
+        caseId: null,
+        kind: item.kind,
+        blocksLogin: item.blocksLogin ? 1 : 0,
+        category: item.category,
+        sourceType: item.source.type,
+        sourceId: item.source.id,
+        idempotencyKey: item.idempotencyKey,
+        effectiveAt: b.effectiveAt,
+        ladder: null,
+        evidence: JSON.stringify(item.evidence),
+        reason: item.reason,
+        moderatorId: item.moderatorId,
+        at: b.at,
+        expiresAt: item.expiresAt,
+        state: b.effectiveAt === null ? 'active' : 'scheduled',
+      });
+      if (b.effectiveAt === null) for (const e of item.effects) q.insertEffect.run(e.id, b.sourceId, e.kind, JSON.stringify(e.payload ?? null), b.at);
+      return { sanction, created: true };
+    });
+  });
+  const activateTx = db.transaction((a: SanctionActivation): SanctionRecord[] => {
+    const activated: SanctionRecord[] = [];
+    for (const item of a.items) {
+      if (q.activate.run(item.sanctionId).changes === 0) continue;
+      const s = toSanction(q.get.get(item.sanctionId)!);
+      event('sanction.created', s, a.at);
+      recordEffects(a.sourceId, item.effects, a.at);
+      activated.push(s);
+    }
+    return activated;
+  });
 
   return {
     /** In the decision's transaction: the approval's sanction and its feed event. */
-    create(s: { id: string; userId: string; caseId: string; reason: string | null; moderatorId: string; at: number; expiresAt: number | null }): void {
-      q.insert.run(s.id, s.userId, s.caseId, s.reason, s.moderatorId, s.at, s.expiresAt);
-      event('sanction.created', toSanction(q.get.get(s.id)!), s.at);
+    create(s: {
+      id: string;
+      userId: string;
+      caseId: string;
+      kind: string;
+      blocksLogin: boolean;
+      category: string | null;
+      source: SanctionSource;
+      ladder: LadderNote | null;
+      reason: string | null;
+      moderatorId: string;
+      at: number;
+      expiresAt: number | null;
+    }): void {
+      insert({
+        id: s.id,
+        userId: s.userId,
+        caseId: s.caseId,
+        kind: s.kind,
+        blocksLogin: s.blocksLogin ? 1 : 0,
+        category: s.category,
+        sourceType: s.source.type,
+        sourceId: s.source.id,
+        idempotencyKey: null,
+        effectiveAt: null,
+        ladder: s.ladder ? JSON.stringify(s.ladder) : null,
+        evidence: '[]',
+        reason: s.reason,
+        moderatorId: s.moderatorId,
+        at: s.at,
+        expiresAt: s.expiresAt,
+        state: 'active',
+      });
     },
     /** In the decision's transaction: the undo of an approval lifts that case's sanction only. */
     liftOfCase(caseId: string, moderatorId: string, at: number): void {
@@ -169,6 +319,15 @@ export function sqliteSanctions(db: Database.Database) {
       },
       async sanctionEventsOf(sanctionId) {
         return q.eventsOf.all(sanctionId).map(toFeedEvent);
+      },
+      async createSanctions(batch) {
+        return createBatch.immediate(batch);
+      },
+      async dueScheduledSanctions(at, limit) {
+        return q.scheduled.all(at, limit).map(toSanction);
+      },
+      async activateSanctions(activation) {
+        return activateTx.immediate(activation);
       },
       async pendingEffectsOf(sourceId) {
         return q.pendingOf.all(sourceId).map(toEffect);

@@ -210,4 +210,63 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE api_keys ADD COLUMN moderator_id TEXT;
   `,
+  // 9 (enforcement): a sanction has a kind of the policy, whether it blocks login (snapshotted
+  // from the policy), its category, its source (case, rule or trusted system), a trusted system's
+  // idempotency key (unique), a ban wave's effectiveAt (state 'scheduled' until then) and the
+  // ladder's note; a trusted system's sanction has no case, so case_id becomes nullable (SQLite
+  // cannot drop NOT NULL in place: both tables are rebuilt, seq values kept). Earlier sanctions
+  // are login-blocking bans whose source is their case, or their rule (`rule-<case>-<rule>` ids).
+  `
+  CREATE TABLE sanctions_v9 (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    case_id TEXT,
+    kind TEXT NOT NULL,
+    blocks_login INTEGER NOT NULL,
+    category TEXT,
+    source_type TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    idempotency_key TEXT,
+    effective_at INTEGER,
+    ladder TEXT,
+    evidence TEXT NOT NULL,
+    reason TEXT,
+    moderator_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    state TEXT NOT NULL,
+    lifted_at INTEGER,
+    lifted_by TEXT,
+    lift_reason TEXT
+  );
+  INSERT INTO sanctions_v9 (id, user_id, case_id, kind, blocks_login, category, source_type, source_id, idempotency_key, effective_at, ladder,
+      evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
+    SELECT id, user_id, case_id, kind, 1, NULL,
+      CASE WHEN substr(id, 1, length(case_id) + 6) = 'rule-' || case_id || '-' THEN 'rule' ELSE 'case' END,
+      CASE WHEN substr(id, 1, length(case_id) + 6) = 'rule-' || case_id || '-' THEN substr(id, length(case_id) + 7) ELSE case_id END,
+      NULL, NULL, NULL, '[]', reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason
+    FROM sanctions;
+  DROP TABLE sanctions;
+  ALTER TABLE sanctions_v9 RENAME TO sanctions;
+  CREATE INDEX sanctions_by_user ON sanctions(user_id, created_at DESC, id DESC);
+  CREATE UNIQUE INDEX sanctions_active_by_case ON sanctions(case_id) WHERE state = 'active' AND case_id IS NOT NULL;
+  CREATE INDEX sanctions_due ON sanctions(expires_at) WHERE state = 'active' AND expires_at IS NOT NULL;
+  CREATE UNIQUE INDEX sanctions_by_idempotency_key ON sanctions(idempotency_key) WHERE idempotency_key IS NOT NULL;
+  CREATE INDEX sanctions_scheduled ON sanctions(effective_at) WHERE state = 'scheduled';
+  CREATE TABLE sanction_events_v9 (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    type TEXT NOT NULL,
+    sanction_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    case_id TEXT,
+    kind TEXT NOT NULL,
+    expires_at INTEGER,
+    at INTEGER NOT NULL
+  );
+  INSERT INTO sanction_events_v9 (seq, type, sanction_id, user_id, case_id, kind, expires_at, at)
+    SELECT seq, type, sanction_id, user_id, case_id, 'ban', expires_at, at FROM sanction_events ORDER BY seq;
+  DROP TABLE sanction_events;
+  ALTER TABLE sanction_events_v9 RENAME TO sanction_events;
+  CREATE INDEX sanction_events_by_sanction ON sanction_events(sanction_id, seq);
+  `,
 ];

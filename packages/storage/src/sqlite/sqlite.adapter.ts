@@ -41,6 +41,7 @@ import {
 } from './rows.js';
 import { SYNCHRONOUS } from './durability.js';
 import { sqliteSanctions } from './sanctions.js';
+import { approvalSanction } from '../approval-sanction.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
@@ -226,8 +227,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       result: JSON.stringify(t.event.result ?? null),
     });
     if (t.ban === 'set') {
-      const { reason = null, expiresAt = null } = t.sanction ?? {};
-      sanctions.create({ id: t.event.decisionId, userId: before.user_id, caseId: t.caseId, reason, moderatorId: t.event.moderatorId, at: t.event.at, expiresAt });
+      sanctions.create({ id: t.event.decisionId, userId: before.user_id, caseId: t.caseId, ...approvalSanction(t), moderatorId: t.event.moderatorId, at: t.event.at });
     }
     if (t.ban === 'lift') sanctions.liftOfCase(t.caseId, t.event.moderatorId, t.event.at);
     sanctions.recordEffects(t.event.decisionId, t.effects, t.event.at);

@@ -17,8 +17,19 @@ export function sanctionsCommand(ctx: () => CliContext): Command {
       if (opts.json) return print(JSON.stringify(sanctions));
       if (sanctions.length === 0) return print(`no sanctions for user ${userId}`);
       table(
-        ['ID', 'STATE', 'CASE', 'MODERATOR', 'CREATED', 'EXPIRES', 'LIFTED BY', 'REASON'],
-        sanctions.map((s: SanctionRecord) => [s.id, s.state, s.caseId, s.moderatorId, time(s.createdAt), time(s.expiresAt), s.liftedBy ?? '-', s.reason ?? '']),
+        ['ID', 'KIND', 'STATE', 'SOURCE', 'CATEGORY', 'MODERATOR', 'CREATED', 'EXPIRES', 'LIFTED BY', 'REASON'],
+        sanctions.map((s: SanctionRecord) => [
+          s.id,
+          s.kind,
+          s.state,
+          `${s.source.type}:${s.source.id}`,
+          s.category ?? '-',
+          s.moderatorId,
+          time(s.createdAt),
+          time(s.expiresAt),
+          s.liftedBy ?? '-',
+          s.reason ?? '',
+        ]),
       );
     });
   cmd
@@ -34,7 +45,7 @@ export function sanctionsCommand(ctx: () => CliContext): Command {
       if (!(await store.getModerator(opts.moderator))) throw new CliError(`no moderator ${opts.moderator}; add one with moderator add`);
       const s = await store.getSanction(sanctionId);
       if (!s) throw new CliError(`no sanction ${sanctionId}`);
-      if (s.state !== 'active') throw new CliError(`sanction ${sanctionId} is ${s.state} already`);
+      if (s.state !== 'active' && s.state !== 'scheduled') throw new CliError(`sanction ${sanctionId} is ${s.state} already`);
       const sourceId = sanctionEndSource('sanction.lifted', sanctionId);
       const lifted = await store.liftSanction({
         sanctionId,

@@ -1,0 +1,38 @@
+import { AppError, type DecisionJob } from '@rm/contracts';
+import type { CaseRecord, Transition } from '@rm/storage';
+import { caseCategory, kindsOf, proposeStep } from '@rm/triage';
+import type { DecideDeps } from './deps.js';
+
+type Approval = Extract<DecisionJob, { action: 'approve' }>;
+
+/**
+ * The sanction an approval creates. Without a kind or duration it is the next step of the case
+ * category's ladder; a kind or duration named by the moderator (or the rule) overrides it (kind
+ * absent with a duration: `ban`, as before kinds; duration absent: permanent), and the ladder's
+ * proposal is kept with the sanction (the audit of an override).
+ */
+export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triagePolicy'>, job: Approval, c: CaseRecord, at: number): Promise<NonNullable<Transition['sanction']>> {
+  const policy = deps.triagePolicy;
+  const [triage, sanctions] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.sanctionsOfUser(c.userId)]);
+  const category = caseCategory(policy, triage);
+  const proposed = proposeStep(policy, category, sanctions, at);
+  const named = job.kind !== undefined || job.durationMs !== undefined;
+  const kind = named ? (job.kind ?? 'ban') : proposed.kind;
+  const durationMs = named ? (job.durationMs ?? null) : proposed.durationMs;
+  const known = kindsOf(policy);
+  // The gateway checked the kind against its policy; this worker's may differ during a rollout.
+  if (!(kind in known)) throw new AppError('VALIDATION_FAILED', `kind must be one of ${Object.keys(known).join(', ')}`, [{ field: 'kind', message: `kind must be one of ${Object.keys(known).join(', ')}` }]);
+  return {
+    reason: job.sanctionReason ?? null,
+    expiresAt: durationMs === null ? null : at + durationMs,
+    kind,
+    blocksLogin: known[kind]!.blocksLogin,
+    category,
+    source: job.ruleId !== undefined ? { type: 'rule', id: job.ruleId } : { type: 'case', id: c.id },
+    ladder: {
+      offences: proposed.offences,
+      proposed: { kind: proposed.kind, durationMs: proposed.durationMs },
+      overridden: named && (kind !== proposed.kind || durationMs !== proposed.durationMs),
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { LadderNote, SanctionSource, Transition } from './records.js';
+
+/** The sanction an approval creates, with the defaults of earlier versions: a login-blocking `ban` from the case. */
+export function approvalSanction(t: Transition): {
+  reason: string | null;
+  expiresAt: number | null;
+  kind: string;
+  blocksLogin: boolean;
+  category: string | null;
+  source: SanctionSource;
+  ladder: LadderNote | null;
+} {
+  const s = t.sanction ?? { reason: null, expiresAt: null };
+  return {
+    reason: s.reason ?? null,
+    expiresAt: s.expiresAt ?? null,
+    kind: s.kind ?? 'ban',
+    blocksLogin: s.blocksLogin ?? true,
+    category: s.category ?? null,
+    source: s.source ?? { type: 'case', id: t.caseId },
+    ladder: s.ladder ?? null,
+  };
+}
