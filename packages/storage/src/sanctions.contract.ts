@@ -115,11 +115,11 @@ export function describeSanctionsContract(store: () => Store): void {
       const c = await approvedCase('u1', 'd-chat', { reason: null, expiresAt: null, kind: 'chat', blocksLogin: false, category: 'harassment', source: { type: 'rule', id: 'r1' }, ladder });
       expect(await store().getSanction('d-chat')).toMatchObject({ caseId: c.id, kind: 'chat', blocksLogin: false, category: 'harassment', source: { type: 'rule', id: 'r1' }, ladder, state: 'active' });
       expect(await store().isBanned('u1')).toBe(false);
-      expect(await store().bannedUserIds()).toEqual([]);
+      expect(await store().bannedUserIds('', 100)).toEqual([]);
       expect((await store().sanctionFeed(0, 10)).map((e) => [e.sanctionId, e.kind])).toEqual([['d-chat', 'chat']]);
       await approvedCase('u1', 'd-ban', { reason: null, expiresAt: null, kind: 'ban', blocksLogin: true, category: 'cheating' });
       expect(await store().isBanned('u1')).toBe(true);
-      expect(await store().bannedUserIds()).toEqual(['u1']);
+      expect(await store().bannedUserIds('', 100)).toEqual(['u1']);
     });
   });
 
@@ -192,7 +192,7 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().pendingEffectsOf('wave')).toEqual([]);
       expect(await store().getSanction('s-w1')).toMatchObject({ state: 'scheduled', effectiveAt: 50_000 });
       expect(await store().isBanned('u1')).toBe(false);
-      expect(await store().bannedUserIds()).toEqual([]);
+      expect(await store().bannedUserIds('', 100)).toEqual([]);
       expect(await store().sanctionFeed(0, 10)).toEqual([]);
       expect(await store().dueScheduledSanctions(49_999, 10)).toEqual([]);
       // A scheduled one lifted before the wave: never enforced, never in the feed.

@@ -65,7 +65,7 @@ it('migration 9: sanctions of version 8 are login-blocking bans from their case 
   try {
     expect(await store.getSanction('d-1')).toMatchObject({ kind: 'ban', blocksLogin: true, source: { type: 'case', id: 'c1' }, category: null, reason: 'aimbot' });
     expect(await store.getSanction('rule-c2-cheat-ban')).toMatchObject({ kind: 'ban', blocksLogin: true, source: { type: 'rule', id: 'cheat-ban' }, state: 'expired' });
-    expect(await store.bannedUserIds()).toEqual(['u1']);
+    expect(await store.bannedUserIds('', 100)).toEqual(['u1']);
     expect((await store.sanctionFeed(0, 10)).map((e) => [e.seq, e.kind])).toEqual([[1, 'ban'], [2, 'ban'], [3, 'ban']]);
     await store.liftSanction({ sanctionId: 'd-1', at: 5000, moderatorId: 'm', sourceId: 'l', effects: [] });
     expect((await store.sanctionFeed(3, 10)).map((e) => e.seq)).toEqual([4]);
