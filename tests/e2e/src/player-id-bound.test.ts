@@ -56,7 +56,7 @@ describe('a 300-character player id', () => {
     const userId = 'q'.repeat(10_000);
     const res = await sys.get(`/v1/sanctions/${userId}`, reader.auth);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, userId, banned: false, sanctions: [] });
+    expect(res.body).toEqual({ success: true, userId, banned: false, restrictions: [], sanctions: [] });
     const list = await sys.get(`/v1/reports/${userId}`, admin.auth);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ success: true, count: 0, reports: [] });
