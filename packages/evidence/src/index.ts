@@ -1,0 +1,3 @@
+export * from './address-guard.js';
+export * from './content-types.js';
+export * from './guarded-fetch.js';
