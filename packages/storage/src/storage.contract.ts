@@ -14,6 +14,7 @@ import { report } from './fixtures.contract.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
+import { describeEvidenceContract } from './evidence.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -84,6 +85,7 @@ function move(
 
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describeTriageContract(name, makeStore);
+  describeEvidenceContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

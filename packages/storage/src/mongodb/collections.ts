@@ -15,6 +15,7 @@ import type {
   UserDoc,
 } from './documents.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './sanctions.js';
+import type { EvidenceAuditDoc, EvidenceDoc } from './evidence.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -34,6 +35,8 @@ export const COLLECTION_NAMES = {
   sanctionEvents: 'sanction_events',
   effects: 'effects',
   reporterStats: 'reporter_stats',
+  evidence: 'evidence',
+  evidenceAudit: 'evidence_audit',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -54,6 +57,8 @@ export interface Collections {
   sanctionEvents: Collection<SanctionEventDoc>;
   effects: Collection<EffectDoc>;
   reporterStats: Collection<ReporterStatsDoc>;
+  evidence: Collection<EvidenceDoc>;
+  evidenceAudit: Collection<EvidenceAuditDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -75,5 +80,7 @@ export function collectionsOf(db: Db): Collections {
     sanctionEvents: db.collection<SanctionEventDoc>(n.sanctionEvents),
     effects: db.collection<EffectDoc>(n.effects),
     reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
+    evidence: db.collection<EvidenceDoc>(n.evidence),
+    evidenceAudit: db.collection<EvidenceAuditDoc>(n.evidenceAudit),
   };
 }

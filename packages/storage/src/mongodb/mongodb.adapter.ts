@@ -13,6 +13,7 @@ import { saveReports } from './save-reports.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
+import { evidenceMethods } from './evidence.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -130,6 +131,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...mongoQueueHealth(client, c),
     ...sanctionMethods(client, c),
     ...triageMethods(c),
+    ...evidenceMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

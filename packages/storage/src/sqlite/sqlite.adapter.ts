@@ -44,6 +44,7 @@ import { sqliteSanctions } from './sanctions.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
+import { sqliteEvidence } from './evidence.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -356,6 +357,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return q.openCasesAfter.all(afterId, limit).map(toCase);
     },
     ...triage.methods,
+    ...sqliteEvidence(db),
     async close() {
       if (closed) return;
       closed = true;
