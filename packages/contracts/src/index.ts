@@ -13,3 +13,4 @@ export * from './sanctions.js';
 export * from './sanction-jobs.js';
 export * from './cases.js';
 export * from './me.js';
+export * from './evidence.js';

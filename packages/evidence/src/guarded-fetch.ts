@@ -20,6 +20,13 @@ export const CAPTURE_FAILURES = [
   'type_not_allowed',
   'type_mismatch',
   'network',
+  // Uploads (s3Upload): the citation is not one we signed or has expired, the upload is not
+  // there, or it is not the size it was declared with.
+  'bad_upload',
+  'upload_missing',
+  'size_mismatch',
+  // The job failed for good on an error of ours (storage, blob store), not the fetch's.
+  'internal',
 ] as const;
 export type CaptureFailure = (typeof CAPTURE_FAILURES)[number];
 

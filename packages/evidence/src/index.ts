@@ -4,3 +4,8 @@ export * from './guarded-fetch.js';
 export * from './blob-store.js';
 export * from './filesystem-blob-store.js';
 export * from './s3-blob-store.js';
+export * from './evidence-config.js';
+export * from './open-blob-store.js';
+export * from './upload-tokens.js';
+export * from './keep-evidence.js';
+export * from './retention.js';

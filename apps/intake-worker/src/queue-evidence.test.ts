@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntakeJob } from '@rm/contracts';
+import { openQueue } from '@rm/runtime';
+import { captureJobsOf, queueCaptures } from './queue-evidence.js';
+
+let redis: Redis;
+beforeAll(() => {
+  if (!process.env['REDIS_URL']) throw new Error('REDIS_URL is not set: these tests need a real Redis');
+  redis = new Redis(process.env['REDIS_URL'], { maxRetriesPerRequest: null });
+});
+afterAll(() => redis.quit());
+
+const job: IntakeJob = {
+  reports: [
+    {
+      reportId: 'r1',
+      receivedAt: 1,
+      userId: 'u1',
+      reporter: { id: 'p1', platform: 'gameplatform' },
+      answers: [],
+      evidence: [
+        { url: 'https://example.test/a.png', type: 'url', createEvidence: true },
+        { url: 'https://example.test/b.png', type: 'url' },
+        { url: 'evidence-upload:abc.def', type: 's3Upload' },
+        { url: 'https://bucket.example.test/x', type: 's3Upload' },
+      ],
+      keyId: 'k',
+      requestId: 'req-1',
+    },
+    { reportId: 'r2', receivedAt: 1, userId: 'u1', reporter: { id: 'p2', platform: 'gameplatform' }, answers: [], evidence: [{ url: 'https://e.test/c', type: 'url', createEvidence: true }], keyId: 'k' },
+  ],
+};
+
+describe('capture jobs of an intake job', () => {
+  it('one per item asked to be kept, of stored reports only, with its index and case', () => {
+    const jobs = captureJobsOf(job, [{ reportId: 'r1', caseId: 'c1', created: true, openedCase: true }]);
+    expect(jobs).toEqual([
+      { kind: 'capture', reportId: 'r1', caseId: 'c1', index: 0, url: 'https://example.test/a.png', type: 'url', requestId: 'req-1' },
+      { kind: 'capture', reportId: 'r1', caseId: 'c1', index: 2, url: 'evidence-upload:abc.def', type: 's3Upload', requestId: 'req-1' },
+    ]);
+  });
+
+  it('queued on the real evidence queue with ids from the report and index: a redelivery adds nothing', async () => {
+    const queue = openQueue('evidence', redis, `t${randomUUID().slice(0, 8)}`);
+    try {
+      const saved = [{ reportId: 'r1', caseId: 'c1', created: true, openedCase: true }];
+      expect(await queueCaptures(queue, job, saved)).toBe(2);
+      expect(await queueCaptures(queue, job, [{ ...saved[0]!, created: false }])).toBe(2);
+      const waiting = await queue.getWaiting();
+      expect(waiting.map((j) => j.id).sort()).toEqual(['capture-r1-0', 'capture-r1-2']);
+      expect(await queueCaptures(queue, job, [])).toBe(0);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+});

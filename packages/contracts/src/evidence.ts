@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * Payload of a job on the evidence queue. `capture`: one evidence item to keep (docs/evidence.md),
+ * a `url` to fetch or an `s3Upload` to check, queued by the intake worker once the report is
+ * stored; `index` is the item's place in the report's evidence. `sweep`: the daily retention
+ * sweep (a repeatable job).
+ */
+export const EvidenceJob = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('capture'),
+    reportId: z.string(),
+    caseId: z.string(),
+    index: z.number().int().min(0),
+    url: z.string(),
+    type: z.enum(['url', 's3Upload']),
+    requestId: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('sweep') }),
+]);
+export type EvidenceJob = z.infer<typeof EvidenceJob>;
+export type CaptureJob = Extract<EvidenceJob, { kind: 'capture' }>;
+
+/** One capture job per item, ever: a retried intake job queues nothing twice. */
+export const evidenceJobId = (job: EvidenceJob) => (job.kind === 'capture' ? `capture-${job.reportId}-${job.index}` : 'evidence-sweep');
+
+/** Cited upload URLs start with this (`evidence-upload:<signed token>`, from POST /v1/evidence/uploads). */
+export const UPLOAD_URL_SCHEME = 'evidence-upload:';
+
+/**
+ * Whether an evidence item of a submit is to be kept: a url asked to be, and every upload made
+ * through POST /v1/evidence/uploads (an s3Upload citing anything else stays text, as before).
+ */
+export const isKeptEvidence = (e: { url: string; type: string; createEvidence?: boolean | undefined }) =>
+  (e.type === 'url' && e.createEvidence === true) || (e.type === 's3Upload' && e.url.startsWith(UPLOAD_URL_SCHEME));
+
+/** The states the case view shows: an item asked to be kept and not settled yet is pending. */
+export const EVIDENCE_STATES = ['pending', 'captured', 'failed', 'deleted'] as const;
+
+export const EvidenceItemView = z.strictObject({
+  index: z.number().int(),
+  state: z.enum(EVIDENCE_STATES),
+  /** Why the capture failed (refused_address, too_large, timed_out, http_status, type_not_allowed...). */
+  failure: z.string().nullable(),
+  detail: z.string().nullable(),
+  sha256: z.string().nullable(),
+  size: z.number().int().nullable(),
+  contentType: z.string().nullable(),
+  capturedAt: z.number().int().nullable(),
+  /** Our own copy (GET, reports.view_reports) while it is kept; never the player-supplied URL. */
+  copyUrl: z.string().nullable(),
+});
+export type EvidenceItemView = z.infer<typeof EvidenceItemView>;
+
+export const EvidenceCopyParams = z.strictObject({
+  reportId: z.string().min(1),
+  index: z.coerce.number({ error: 'index must be a whole number' }).int('index must be a whole number').min(0, 'index must be at least 0'),
+});
