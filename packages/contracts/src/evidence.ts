@@ -34,6 +34,43 @@ export const UPLOAD_URL_SCHEME = 'evidence-upload:';
 export const isKeptEvidence = (e: { url: string; type: string; createEvidence?: boolean | undefined }) =>
   (e.type === 'url' && e.createEvidence === true) || (e.type === 's3Upload' && e.url.startsWith(UPLOAD_URL_SCHEME));
 
+/** What evidence may be kept, captured or uploaded: images, video, audio, plain text and JSON. */
+export const EVIDENCE_CONTENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'video/mp4',
+  'video/webm',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+  'audio/webm',
+  'text/plain',
+  'application/json',
+] as const;
+
+/** Body of POST /v1/evidence/uploads; the size's upper bound is EVIDENCE_MAX_BYTES, checked by the route. */
+export const UploadRequestBody = z.strictObject({
+  contentType: z.enum(EVIDENCE_CONTENT_TYPES, { error: `contentType must be one of ${EVIDENCE_CONTENT_TYPES.join(', ')}` }),
+  size: z.number({ error: 'size must be a whole number of bytes' }).int('size must be a whole number of bytes').min(1, 'size must be at least 1 byte'),
+});
+
+export const UploadResponse = z.strictObject({
+  success: z.boolean(),
+  /** Where to send the bytes: the gateway's PUT /v1/evidence/uploads/{token}, or a presigned S3 URL. */
+  uploadUrl: z.string(),
+  method: z.literal('PUT'),
+  /** What to cite in a submit, with `type: s3Upload`. */
+  evidenceUrl: z.string(),
+  /** After this (epoch ms) the upload URL is refused. */
+  expiresAt: z.number().int(),
+});
+export type UploadResponse = z.infer<typeof UploadResponse>;
+
+export const UploadTokenParams = z.strictObject({ token: z.string().min(1).max(1024) });
+export const UploadDoneResponse = z.strictObject({ success: z.boolean() });
+
 /** The states the case view shows: an item asked to be kept and not settled yet is pending. */
 export const EVIDENCE_STATES = ['pending', 'captured', 'failed', 'deleted'] as const;
 

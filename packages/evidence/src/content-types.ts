@@ -1,18 +1,7 @@
+import { EVIDENCE_CONTENT_TYPES } from '@rm/contracts';
+
 /** What a capture may keep: images, video, audio, plain text and JSON (docs/evidence.md). */
-export const ALLOWED_CONTENT_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'video/mp4',
-  'video/webm',
-  'audio/mpeg',
-  'audio/ogg',
-  'audio/wav',
-  'audio/webm',
-  'text/plain',
-  'application/json',
-] as const;
+export const ALLOWED_CONTENT_TYPES = EVIDENCE_CONTENT_TYPES;
 export type AllowedContentType = (typeof ALLOWED_CONTENT_TYPES)[number];
 
 /** `image/PNG; charset=x` -> `image/png`; null when absent. */

@@ -3,6 +3,7 @@ import type { CaseTriageRecord, Store } from '@rm/storage';
 import { assessCase, caseReportsWithCredibility, categoryOf, reporterKey, type TriagePolicy } from '@rm/triage';
 import { caseSummary, moderatorNames } from './case-views.js';
 import { toView } from './sanction-status.js';
+import { evidenceItemsOf } from './evidence-items.js';
 
 /**
  * One case in full: its reports (answers, evidence, the reporter with their credibility), its
@@ -18,6 +19,7 @@ export async function getCase(store: Store, policy: TriagePolicy, caseId: string
     store.caseHistory(caseId),
     store.sanctionsOfUser(c.userId),
   ]);
+  const kept = await store.evidenceOfReports(reports.map((r) => r.id));
   const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
   const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId), ...sanctions.map((x) => x.moderatorId)]);
   return {
@@ -33,6 +35,7 @@ export async function getCase(store: Store, policy: TriagePolicy, caseId: string
           category: categoryOf(policy, r),
           answers: r.answers,
           evidence: r.evidence,
+          evidenceItems: evidenceItemsOf(r, kept),
           reporter: { id: r.reporterId, platform: r.reporterPlatform, approved: reporter.approved, dismissed: reporter.dismissed, credibility: reporter.credibility },
         };
       }),
