@@ -1,4 +1,4 @@
-import { isKeptEvidence, jobIdFor, type CaptureJob, type IntakeJob } from '@rm/contracts';
+import { isKeptEvidence, jobIdFor, QUEUES, type CaptureJob, type IntakeJob } from '@rm/contracts';
 import type { SavedReport } from '@rm/storage';
 
 /** The capture jobs of stored reports: one per evidence item asked to be kept (docs/evidence.md). */
@@ -17,7 +17,7 @@ export function captureJobsOf(job: IntakeJob, saved: SavedReport[]): CaptureJob[
 
 /** The part of a BullMQ queue this needs. */
 export interface EvidenceQueue {
-  addBulk(jobs: { name: string; data: CaptureJob; opts: { jobId: string; removeOnComplete: number; removeOnFail: number } }[]): Promise<unknown>;
+  addBulk(jobs: { name: string; data: CaptureJob; opts: { jobId: string; attempts: number; backoff: { type: string; delay: number }; removeOnComplete: number; removeOnFail: number } }[]): Promise<unknown>;
 }
 
 /**
@@ -30,6 +30,6 @@ export interface EvidenceQueue {
 export async function queueCaptures(queue: EvidenceQueue, job: IntakeJob, saved: SavedReport[]): Promise<number> {
   const jobs = captureJobsOf(job, saved);
   if (jobs.length === 0) return 0;
-  await queue.addBulk(jobs.map((data) => ({ name: data.kind, data, opts: { jobId: jobIdFor.evidence(data), removeOnComplete: 10_000, removeOnFail: 10_000 } })));
+  await queue.addBulk(jobs.map((data) => ({ name: data.kind, data, opts: { jobId: jobIdFor.evidence(data), attempts: QUEUES.evidence.attempts, backoff: { ...QUEUES.evidence.backoff }, removeOnComplete: 10_000, removeOnFail: 10_000 } })));
   return jobs.length;
 }

@@ -72,7 +72,7 @@ export const QUEUES = {
    * Evidence to keep (evidence worker). A capture that cannot succeed (a refused address, too
    * large) fails at once; a timeout or a 5xx is tried again, a few times.
    */
-  evidence: { name: 'evidence', payload: EvidenceJob, attempts: 4, backoff: { type: 'exponential-jitter', delay: 5000 } },
+  evidence: { name: 'evidence', payload: EvidenceJob, attempts: 3, backoff: { type: 'exponential-jitter', delay: 2000 } },
 } as const satisfies Record<string, QueueSpec<z.ZodType>>;
 
 export type QueueKey = keyof typeof QUEUES;

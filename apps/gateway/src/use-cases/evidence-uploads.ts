@@ -12,6 +12,9 @@ export interface EvidenceDeps {
   uploadTtlS: number;
 }
 
+/** Bytes past the declared size still read (and dropped) before the connection is cut. */
+const OVERRUN_READ_BYTES = 1024 * 1024;
+
 /** A cited upload must be cited within this long (uncited uploads are deleted after a day). */
 const CITE_WITHIN_MS = 86_400_000;
 
@@ -46,12 +49,12 @@ export async function receiveUpload(deps: EvidenceDeps, token: string, contentTy
   let received = 0;
   for await (const chunk of body) {
     received += (chunk as Buffer).length;
-    if (received > size) {
-      body.destroy();
-      throw new AppError('BAD_REQUEST', `Upload body too large: the limit is the ${size} bytes declared`);
-    }
-    chunks.push(chunk as Buffer);
+    // A little over is read and dropped, so the client gets its 400 instead of a cut connection;
+    // far over, the connection is cut.
+    if (received > size + OVERRUN_READ_BYTES) body.destroy();
+    if (received <= size) chunks.push(chunk as Buffer);
   }
+  if (received > size) throw new AppError('BAD_REQUEST', `Upload body too large: the limit is the ${size} bytes declared`);
   if (received !== size) throw new AppError('BAD_REQUEST', `Upload body has ${received} bytes: ${size} were declared`);
   await deps.blobs.putUpload(uploadId, Buffer.concat(chunks, received));
 }

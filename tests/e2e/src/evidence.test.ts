@@ -1,0 +1,247 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadTokens } from '@rm/evidence';
+import { isErrorShape, report, System, type Key } from './harness.js';
+
+// Evidence through the real processes: a local HTTP server on 127.0.0.1 (admitted by the test-only
+// EVIDENCE_FETCH_ALLOW) serves images, redirects, slow and huge bodies. Refusals are tested here
+// only with loopback targets (a name resolving to 127.0.0.1, ::1, a port not admitted): every
+// private, metadata and mapped address is refused in packages/evidence's unit tests, which never
+// connect beyond loopback.
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const MAX_BYTES = 64 * 1024;
+const SECRET = 'e2e-evidence-token-secret-0123456789abcdef';
+
+let server: http.Server;
+let port: number;
+let sys: System;
+let submitter: Key;
+let viewer: Key;
+let nextUser = 9100;
+let nextReporter = 0;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    res.on('error', () => undefined);
+    const url = new URL(req.url ?? '/', 'http://x');
+    switch (url.pathname) {
+      case '/shot.png':
+        res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+        return;
+      case '/redirect':
+        res.writeHead(302, { location: url.searchParams.get('to') ?? '/shot.png' }).end();
+        return;
+      case '/huge': {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        let sent = 0;
+        const pump = () => {
+          while (sent < MAX_BYTES * 4 && !res.destroyed) {
+            sent += 8192;
+            if (!res.write(Buffer.alloc(8192, 'x'))) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        pump();
+        return;
+      }
+      case '/slow':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('still coming');
+        return;
+      case '/page.html':
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<script>alert(1)</script>');
+        return;
+      case '/note.txt':
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('chat log: gg ez');
+        return;
+      default:
+        res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  port = (server.address() as AddressInfo).port;
+  sys = await System.start({
+    env: {
+      MAX_REPORTS_PER_DAY: '1000',
+      EVIDENCE_FETCH_ALLOW: `127.0.0.1:${port}`,
+      EVIDENCE_MAX_BYTES: String(MAX_BYTES),
+      EVIDENCE_FETCH_TIMEOUT_MS: '1500',
+      EVIDENCE_TOKEN_SECRET: SECRET,
+    },
+  });
+  [submitter, viewer] = await Promise.all([sys.createKey(['--permission', 'reports.submit_report']), sys.createKey(['--permission', 'reports.view_reports'])]);
+});
+afterAll(async () => {
+  await sys?.stop();
+  server?.closeAllConnections();
+  await new Promise((done) => server?.close(done));
+});
+
+const local = (path: string) => `http://127.0.0.1:${port}${path}`;
+
+/** Submits one report with this evidence about a new user; returns the report id and its case once every kept item settled. */
+async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 30_000): Promise<{ reportId: string; report: any }> {
+  const userId = String(nextUser++);
+  await sys.addUser(userId);
+  const res = await sys.post('/v1/reports/new', submitter.auth, report(userId, `ev-${nextReporter++}`, { evidence }));
+  expect(res.status).toBe(200);
+  const reportId = res.body.id as string;
+  let found: any;
+  let lastList: any;
+  await sys.waitFor(
+    async () => {
+      const list = await sys.get('/v1/cases?limit=100&state=open', viewer.auth);
+      lastList = list;
+      const c = list.body.cases?.find((x: any) => x.userId === userId);
+      if (!c) return false;
+      found = (await sys.get(`/v1/cases/${c.caseId}`, viewer.auth)).body.case?.reports?.find((r: any) => r.id === reportId);
+      return found !== undefined && found.evidenceItems.every((i: any) => i.state !== 'pending');
+    },
+    timeoutMs,
+    `the evidence of report ${reportId} settled`,
+  ).catch((err) => {
+    console.log(JSON.stringify(lastList?.body).slice(0, 500), JSON.stringify(found), sys.logsOf('evidence').slice(-2000));
+    throw err;
+  });
+  return { reportId, report: found };
+}
+
+describe('capture at intake (createEvidence: true)', () => {
+  it('keeps the bytes of an image (directly and through a redirect) under their SHA-256; items not asked for are not kept', async () => {
+    const { reportId, report: r } = await submitAndSettle([
+      { url: local('/shot.png'), type: 'url', createEvidence: true },
+      { url: local('/shot.png'), type: 'url' },
+      { url: local(`/redirect?to=${encodeURIComponent(local('/shot.png'))}`), type: 'url', createEvidence: true },
+      { url: local('/note.txt'), type: 'url', createEvidence: true },
+    ]);
+    expect(r.evidence).toHaveLength(4);
+    expect(r.evidenceItems.map((i: any) => [i.index, i.state, i.sha256, i.size, i.contentType])).toEqual([
+      [0, 'captured', sha(PNG), PNG.length, 'image/png'],
+      [2, 'captured', sha(PNG), PNG.length, 'image/png'],
+      [3, 'captured', sha(Buffer.from('chat log: gg ez')), 15, 'text/plain'],
+    ]);
+    expect(r.evidenceItems[0].copyUrl).toBe(`/v1/reports/${reportId}/evidence/0`);
+
+    const copy = await fetch(`${sys.baseUrl}/v1/reports/${reportId}/evidence/0`, { headers: { authorization: viewer.auth } });
+    expect(copy.status).toBe(200);
+    const bytes = Buffer.from(await copy.arrayBuffer());
+    expect(bytes.equals(PNG)).toBe(true);
+    expect(copy.headers.get('content-type')).toBe('image/png');
+    expect(copy.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(copy.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(copy.headers.get('content-disposition')).toBe('inline');
+
+    const text = await fetch(`${sys.baseUrl}/v1/reports/${reportId}/evidence/3`, { headers: { authorization: viewer.auth } });
+    expect(await text.text()).toBe('chat log: gg ez');
+    expect(text.headers.get('content-disposition')).toMatch(/^attachment/);
+
+    // A submitter's key may not read kept copies; an item never kept is a 404 in the spec's shape.
+    expect((await sys.get(`/v1/reports/${reportId}/evidence/0`, submitter.auth)).status).toBe(403);
+    const none = await sys.get(`/v1/reports/${reportId}/evidence/1`, viewer.auth);
+    expect(none.status).toBe(404);
+    expect(isErrorShape(none.body)).toBe(true);
+  });
+
+  it('refuses loopback reached any way the allow-list does not name, and records why', async () => {
+    const { report: r } = await submitAndSettle([
+      // A DNS name (localhost) resolving to 127.0.0.1: only 127.0.0.1:port is admitted.
+      { url: `http://localhost:${port}/shot.png`, type: 'url', createEvidence: true },
+      { url: local(`/redirect?to=${encodeURIComponent(`http://[::1]:${port}/shot.png`)}`), type: 'url', createEvidence: true },
+      { url: local(`/redirect?to=${encodeURIComponent('http://127.0.0.1:1/shot.png')}`), type: 'url', createEvidence: true },
+      { url: 'file:///etc/passwd', type: 'url', createEvidence: true },
+    ]);
+    expect(r.evidenceItems.map((i: any) => [i.index, i.state, i.failure, i.sha256])).toEqual([
+      [0, 'failed', 'refused_address', null],
+      [1, 'failed', 'refused_address', null],
+      [2, 'failed', 'refused_address', null],
+      [3, 'failed', 'bad_url', null],
+    ]);
+  });
+
+  it('holds the caps: size (no Content-Length), time, content type, HTTP status', async () => {
+    const { report: r } = await submitAndSettle(
+      [
+        { url: local('/huge'), type: 'url', createEvidence: true },
+        { url: local('/page.html'), type: 'url', createEvidence: true },
+        { url: local('/missing.png'), type: 'url', createEvidence: true },
+        { url: local('/slow'), type: 'url', createEvidence: true },
+      ],
+      60_000,
+    );
+    expect(r.evidenceItems.map((i: any) => [i.index, i.state, i.failure])).toEqual([
+      [0, 'failed', 'too_large'],
+      [1, 'failed', 'type_not_allowed'],
+      [2, 'failed', 'http_status'],
+      [3, 'failed', 'timed_out'],
+    ]);
+  }, 90_000);
+});
+
+describe('uploads through the gateway (no S3 store)', () => {
+  const start = (body: unknown) => sys.post('/v1/evidence/uploads', submitter.auth, body);
+  const put = (url: string, body: Buffer | string, type = 'image/png') => fetch(url, { method: 'PUT', body, headers: { 'content-type': type } });
+
+  it('round-trips: ask, PUT, cite with type s3Upload, kept with its hash', async () => {
+    const asked = await start({ contentType: 'image/png', size: PNG.length });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toMatchObject({ success: true, method: 'PUT' });
+    expect(asked.body.uploadUrl).toMatch(new RegExp(`^${sys.baseUrl}/v1/evidence/uploads/`));
+    expect(asked.body.evidenceUrl).toMatch(/^evidence-upload:/);
+    expect(asked.body.expiresAt).toBeGreaterThan(Date.now());
+    const sent = await put(asked.body.uploadUrl, PNG);
+    expect(sent.status).toBe(200);
+    const { reportId, report: r } = await submitAndSettle([{ url: asked.body.evidenceUrl, type: 's3Upload' }]);
+    expect(r.evidenceItems).toMatchObject([{ index: 0, state: 'captured', sha256: sha(PNG), size: PNG.length, contentType: 'image/png' }]);
+    const copy = await fetch(`${sys.baseUrl}/v1/reports/${reportId}/evidence/0`, { headers: { authorization: viewer.auth } });
+    expect(Buffer.from(await copy.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
+  it('refuses forged and expired tokens with 403, bodies over the declared size with a 400 naming it', async () => {
+    const asked = await start({ contentType: 'image/png', size: PNG.length });
+    const url = new URL(asked.body.uploadUrl);
+    const forged = `${url.origin}${url.pathname.slice(0, -3)}${url.pathname.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+    const forgedRes = await put(forged, PNG);
+    expect(forgedRes.status).toBe(403);
+    expect(isErrorShape(await forgedRes.json())).toBe(true);
+    const expired = uploadTokens(SECRET).issue({ uploadId: '00000000-0000-4000-8000-000000000000', contentType: 'image/png', size: PNG.length, expiresAt: Date.now() - 1000, purpose: 'put' });
+    const expiredRes = await put(`${sys.baseUrl}/v1/evidence/uploads/${expired}`, PNG);
+    expect(expiredRes.status).toBe(403);
+    expect((await expiredRes.json()).message).toMatch(/expired/);
+    const tooBig = await put(asked.body.uploadUrl, Buffer.concat([PNG, Buffer.alloc(10)]));
+    expect(tooBig.status).toBe(400);
+    expect((await tooBig.json()).message).toContain(`${PNG.length} bytes`);
+    const wrongType = await put(asked.body.uploadUrl, PNG, 'text/html');
+    expect(wrongType.status).toBe(400);
+  });
+
+  it('answers bad upload requests with the spec 400 naming the field (and the size limit)', async () => {
+    const over = await start({ contentType: 'image/png', size: MAX_BYTES + 1 });
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([{ field: 'size', message: `size must be at most ${MAX_BYTES} bytes` }]);
+    const badType = await start({ contentType: 'text/html', size: 10 });
+    expect(badType.status).toBe(400);
+    expect(badType.body.errors[0].field).toBe('contentType');
+    expect(isErrorShape(badType.body)).toBe(true);
+    expect((await sys.post('/v1/evidence/uploads', viewer.auth, { contentType: 'image/png', size: 10 })).status).toBe(403);
+  });
+
+  it('records a cited upload whose bytes are not its declared type, or that was never uploaded', async () => {
+    const fake = await start({ contentType: 'image/png', size: 20 });
+    expect((await put(fake.body.uploadUrl, '<html>not a png</html'.slice(0, 20))).status).toBe(200);
+    const never = await start({ contentType: 'image/png', size: PNG.length });
+    const { report: r } = await submitAndSettle([
+      { url: fake.body.evidenceUrl, type: 's3Upload' },
+      { url: never.body.evidenceUrl, type: 's3Upload' },
+      { url: `${never.body.evidenceUrl.slice(0, -2)}xx`, type: 's3Upload' },
+    ]);
+    expect(r.evidenceItems.map((i: any) => [i.index, i.state, i.failure])).toEqual([
+      [0, 'failed', 'type_mismatch'],
+      [1, 'failed', 'upload_missing'],
+      [2, 'failed', 'bad_upload'],
+    ]);
+  });
+});
