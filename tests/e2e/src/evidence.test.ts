@@ -21,6 +21,7 @@ let port: number;
 let sys: System;
 let submitter: Key;
 let viewer: Key;
+let admin: Key;
 let nextUser = 9100;
 let nextReporter = 0;
 
@@ -73,7 +74,8 @@ beforeAll(async () => {
       EVIDENCE_TOKEN_SECRET: SECRET,
     },
   });
-  [submitter, viewer] = await Promise.all([sys.createKey(['--permission', 'reports.submit_report']), sys.createKey(['--permission', 'reports.view_reports'])]);
+  [submitter, viewer, admin] = await Promise.all([sys.createKey(['--permission', 'reports.submit_report']), sys.createKey(['--permission', 'reports.view_reports']), sys.createKey(['--admin'])]);
+  await sys.addModerator('m1', 'alice');
 });
 afterAll(async () => {
   await sys?.stop();
@@ -84,13 +86,14 @@ afterAll(async () => {
 const local = (path: string) => `http://127.0.0.1:${port}${path}`;
 
 /** Submits one report with this evidence about a new user; returns the report id and its case once every kept item settled. */
-async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 30_000): Promise<{ reportId: string; report: any }> {
+async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 30_000): Promise<{ reportId: string; caseId: string; report: any }> {
   const userId = String(nextUser++);
   await sys.addUser(userId);
   const res = await sys.post('/v1/reports/new', submitter.auth, report(userId, `ev-${nextReporter++}`, { evidence }));
   expect(res.status).toBe(200);
   const reportId = res.body.id as string;
   let found: any;
+  let caseId = '';
   let lastList: any;
   await sys.waitFor(
     async () => {
@@ -98,6 +101,7 @@ async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 
       lastList = list;
       const c = list.body.cases?.find((x: any) => x.userId === userId);
       if (!c) return false;
+      caseId = c.caseId;
       found = (await sys.get(`/v1/cases/${c.caseId}`, viewer.auth)).body.case?.reports?.find((r: any) => r.id === reportId);
       return found !== undefined && found.evidenceItems.every((i: any) => i.state !== 'pending');
     },
@@ -107,7 +111,7 @@ async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 
     console.log(JSON.stringify(lastList?.body).slice(0, 500), JSON.stringify(found), sys.logsOf('evidence').slice(-2000));
     throw err;
   });
-  return { reportId, report: found };
+  return { reportId, caseId, report: found };
 }
 
 describe('capture at intake (createEvidence: true)', () => {
@@ -243,5 +247,44 @@ describe('uploads through the gateway (no S3 store)', () => {
       [1, 'failed', 'upload_missing'],
       [2, 'failed', 'bad_upload'],
     ]);
+  });
+});
+
+describe('retention (cli evidence purge)', () => {
+  const copyStatus = async (reportId: string) => (await fetch(`${sys.baseUrl}/v1/reports/${reportId}/evidence/0`, { headers: { authorization: viewer.auth } })).status;
+  const decide = async (reportId: string, action: 'approve' | 'dismiss') => {
+    expect((await sys.post(`/v1/reports/${reportId}/claim`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
+    expect((await sys.post(`/v1/reports/${reportId}/${action}`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
+  };
+  const purge = async (args: string[], days: string) => {
+    const res = await sys.cli(['evidence', 'purge', ...args, '--json'], { EVIDENCE_RETENTION_DAYS: days });
+    expect(res.code, res.stderr).toBe(0);
+    return JSON.parse(res.stdout) as { dryRun: boolean; items: { reportId: string; index: number }[]; blobsDeleted: number };
+  };
+
+  it('deletes exactly the evidence of decided cases past retention, keeps it behind an active sanction and while bytes are shared', async () => {
+    const dismissed = await submitAndSettle([{ url: local('/shot.png'), type: 'url', createEvidence: true }]);
+    const sanctioned = await submitAndSettle([{ url: local('/note.txt'), type: 'url', createEvidence: true }]);
+    const open = await submitAndSettle([{ url: local('/shot.png'), type: 'url', createEvidence: true }]);
+    await decide(dismissed.reportId, 'dismiss');
+    await decide(sanctioned.reportId, 'approve');
+    const mine = (items: { reportId: string }[]) => items.filter((i) => [dismissed, sanctioned, open].some((x) => x.reportId === i.reportId)).map((i) => i.reportId);
+
+    // Within the default 90 days nothing of ours is due; at 0 days only the dismissed case's item.
+    expect(mine((await purge(['--dry-run'], '90')).items)).toEqual([]);
+    const dry = await purge(['--dry-run'], '0');
+    expect(dry.dryRun).toBe(true);
+    expect(mine(dry.items)).toEqual([dismissed.reportId]);
+    expect(await copyStatus(dismissed.reportId)).toBe(200);
+
+    const done = await purge([], '0');
+    expect(mine(done.items)).toEqual([dismissed.reportId]);
+    expect(await copyStatus(dismissed.reportId)).toBe(404);
+    // The same bytes are still held by the open case's item: its copy is still served.
+    expect(await copyStatus(open.reportId)).toBe(200);
+    expect(await copyStatus(sanctioned.reportId)).toBe(200);
+    const view = (await sys.get(`/v1/cases/${dismissed.caseId}`, viewer.auth)).body.case.reports[0].evidenceItems[0];
+    expect(view).toMatchObject({ state: 'deleted', sha256: sha(PNG), copyUrl: null });
+    expect(mine((await purge(['--dry-run'], '0')).items)).toEqual([]);
   });
 });
