@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadTokens } from '@rm/evidence';
 import { isErrorShape, report, System, type Key } from './harness.js';
@@ -287,4 +289,48 @@ describe('retention (cli evidence purge)', () => {
     expect(view).toMatchObject({ state: 'deleted', sha256: sha(PNG), copyUrl: null });
     expect(mine((await purge(['--dry-run'], '0')).items)).toEqual([]);
   });
+});
+
+describe('the console shows kept evidence', () => {
+  const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+  it('a captured image inline from our copy, text as text, and never loads the player-supplied URL', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+    const { caseId } = await submitAndSettle([
+      { url: local('/shot.png'), type: 'url', createEvidence: true },
+      { url: local('/note.txt'), type: 'url', createEvidence: true },
+    ]);
+    await sys.addModerator('m-viewer', 'viewer');
+    const moderator = await sys.createKey(['--permission', 'reports.handle_reports', '--permission', 'reports.view_reports', '--moderator', 'm-viewer']);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      const context = await browser.newContext();
+      const playerUrlLoads: string[] = [];
+      // Only the gateway may be asked for anything; a request to the player's server is recorded and refused.
+      await context.route(
+        (url) => url.origin !== sys.baseUrl,
+        (route) => {
+          playerUrlLoads.push(route.request().url());
+          return route.abort();
+        },
+      );
+      const page = await context.newPage();
+      await page.goto(`${sys.baseUrl}/console/`);
+      await page.getByLabel('API key').fill(moderator.key);
+      await page.getByLabel('Secret').fill(moderator.secret);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+      await page.goto(`${sys.baseUrl}/console/#/cases/${caseId}`);
+      const image = page.getByRole('img', { name: 'Kept evidence 1' });
+      await image.waitFor();
+      expect(await image.getAttribute('src')).toMatch(/^blob:/);
+      // The browser decoded it: the 1x1 PNG has a natural width of 1.
+      await page.waitForFunction(() => (document.querySelector('img.kept-image') as HTMLImageElement | null)?.naturalWidth === 1);
+      await expect.poll(() => page.locator('pre.kept-text').textContent()).toBe('chat log: gg ez');
+      expect(playerUrlLoads).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
