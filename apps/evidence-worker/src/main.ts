@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import { QUEUES, type CaptureJob } from '@rm/contracts';
-import { guardedFetch, keepEvidence, openBlobStore, parseAllowList, recordKeepFailure, systemResolve, tokenSecret, uploadTokens } from '@rm/evidence';
+import { QUEUES } from '@rm/contracts';
+import { guardedFetch, keepItems, openBlobStore, parseAllowList, recordKeepFailure, systemResolve, tokenSecret, uploadTokens } from '@rm/evidence';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { evidenceWorkerConfig } from './config.js';
@@ -31,16 +31,16 @@ runMain('evidence-worker', async () => {
     'evidence',
     async (payload, job) => {
       if (payload.kind === 'sweep') return runSweep({ store, blobs, log }, config);
-      const item = await keepEvidence(deps, payload, lastAttempt(job));
-      log.info({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure, sha256: item.sha256, requestId: payload.requestId }, 'evidence settled');
-      return { state: item.state, failure: item.failure };
+      const kept = await keepItems(deps, payload.items, lastAttempt(job));
+      for (const item of kept) log.info({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure, sha256: item.sha256 }, 'evidence settled');
+      return kept.map((item) => ({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure }));
     },
     {
       concurrency: config.EVIDENCE_CONCURRENCY,
       // A capture that failed for good on an error of ours is recorded, so it does not stay pending for ever.
       onFailedForGood: async (job, err) => {
         const parsed = QUEUES.evidence.payload.safeParse(job.data);
-        if (parsed.success && parsed.data.kind === 'capture') await recordKeepFailure(store, parsed.data as CaptureJob, err);
+        if (parsed.success && parsed.data.kind === 'capture') for (const item of parsed.data.items) await recordKeepFailure(store, item, err);
       },
       closers: [() => queue.close(), () => blobs.close()],
     },

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntakeJob } from '@rm/contracts';
 import { openQueue } from '@rm/runtime';
-import { captureJobsOf, queueCaptures } from './queue-evidence.js';
+import { captureItemsOf, captureJobsOf, queueCaptures } from './queue-evidence.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -35,11 +35,17 @@ const job: IntakeJob = {
 
 describe('capture jobs of an intake job', () => {
   it('one per item asked to be kept, of stored reports only, with its index and case', () => {
-    const jobs = captureJobsOf(job, [{ reportId: 'r1', caseId: 'c1', created: true, openedCase: true }]);
-    expect(jobs).toEqual([
-      { kind: 'capture', reportId: 'r1', caseId: 'c1', index: 0, url: 'https://example.test/a.png', type: 'url', requestId: 'req-1' },
-      { kind: 'capture', reportId: 'r1', caseId: 'c1', index: 2, url: 'evidence-upload:abc.def', type: 's3Upload', requestId: 'req-1' },
+    const items = captureItemsOf(job, [{ reportId: 'r1', caseId: 'c1', created: true, openedCase: true }]);
+    expect(items).toEqual([
+      { reportId: 'r1', caseId: 'c1', index: 0, url: 'https://example.test/a.png', type: 'url', requestId: 'req-1' },
+      { reportId: 'r1', caseId: 'c1', index: 2, url: 'evidence-upload:abc.def', type: 's3Upload', requestId: 'req-1' },
     ]);
+    // One job for the whole intake job, 20 items at most in each.
+    expect(captureJobsOf(job, [{ reportId: 'r1', caseId: 'c1', created: true, openedCase: true }, { reportId: 'r2', caseId: 'c1', created: true, openedCase: false }])).toEqual([
+      { kind: 'capture', items: [...items, { reportId: 'r2', caseId: 'c1', index: 0, url: 'https://e.test/c', type: 'url' }] },
+    ]);
+    const many = { reports: Array.from({ length: 25 }, (_, i) => ({ ...job.reports[1]!, reportId: `m${i}` })) };
+    expect(captureJobsOf(many, many.reports.map((r) => ({ reportId: r.reportId, caseId: 'c', created: true, openedCase: false }))).map((j) => j.items.length)).toEqual([20, 5]);
   });
 
   it('queued on the real evidence queue with ids from the report and index: a redelivery adds nothing', async () => {
@@ -49,7 +55,8 @@ describe('capture jobs of an intake job', () => {
       expect(await queueCaptures(queue, job, saved)).toBe(2);
       expect(await queueCaptures(queue, job, [{ ...saved[0]!, created: false }])).toBe(2);
       const waiting = await queue.getWaiting();
-      expect(waiting.map((j) => j.id).sort()).toEqual(['capture-r1-0', 'capture-r1-2']);
+      expect(waiting.map((j) => j.id)).toEqual(['capture-r1-0']);
+      expect(waiting[0]!.data.items).toHaveLength(2);
       expect(await queueCaptures(queue, job, [])).toBe(0);
     } finally {
       await queue.obliterate({ force: true });

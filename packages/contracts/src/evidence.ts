@@ -1,28 +1,38 @@
 import { z } from 'zod';
 
+/** One evidence item to keep: item `index` of the report's evidence. */
+export const CaptureItem = z.object({
+  reportId: z.string(),
+  caseId: z.string(),
+  index: z.number().int().min(0),
+  url: z.string(),
+  type: z.enum(['url', 's3Upload']),
+  requestId: z.string().optional(),
+});
+export type CaptureItem = z.infer<typeof CaptureItem>;
+
+/** Items per capture job at most: an intake job's items are queued in jobs of this many. */
+export const CAPTURE_ITEMS_PER_JOB = 20;
+
 /**
- * Payload of a job on the evidence queue. `capture`: one evidence item to keep (docs/evidence.md),
- * a `url` to fetch or an `s3Upload` to check, queued by the intake worker once the report is
- * stored; `index` is the item's place in the report's evidence. `sweep`: the daily retention
- * sweep (a repeatable job).
+ * Payload of a job on the evidence queue. `capture`: evidence items to keep (docs/evidence.md),
+ * each a `url` to fetch or an `s3Upload` to check, queued by the intake worker once their reports
+ * are stored: one job per intake job (per CAPTURE_ITEMS_PER_JOB items), so keeping evidence costs
+ * intake one queued job per batch, not one per report. `sweep`: the daily retention sweep.
  */
 export const EvidenceJob = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('capture'),
-    reportId: z.string(),
-    caseId: z.string(),
-    index: z.number().int().min(0),
-    url: z.string(),
-    type: z.enum(['url', 's3Upload']),
-    requestId: z.string().optional(),
-  }),
+  /** The items of one intake job (CAPTURE_ITEMS_PER_JOB at most), kept at once. */
+  z.object({ kind: z.literal('capture'), items: z.array(CaptureItem).min(1).max(CAPTURE_ITEMS_PER_JOB) }),
   z.object({ kind: z.literal('sweep') }),
 ]);
 export type EvidenceJob = z.infer<typeof EvidenceJob>;
 export type CaptureJob = Extract<EvidenceJob, { kind: 'capture' }>;
 
-/** One capture job per item, ever: a retried intake job queues nothing twice. */
-export const evidenceJobId = (job: EvidenceJob) => (job.kind === 'capture' ? `capture-${job.reportId}-${job.index}` : 'evidence-sweep');
+/**
+ * A capture job is named after its first item: an intake job redelivered queues the same items in
+ * the same jobs, which adds nothing while the first jobs are kept.
+ */
+export const evidenceJobId = (job: EvidenceJob) => (job.kind === 'capture' ? `capture-${job.items[0]!.reportId}-${job.items[0]!.index}` : 'evidence-sweep');
 
 /** Cited upload URLs start with this (`evidence-upload:<signed token>`, from POST /v1/evidence/uploads). */
 export const UPLOAD_URL_SCHEME = 'evidence-upload:';

@@ -1,4 +1,4 @@
-import { UPLOAD_URL_SCHEME, type CaptureJob } from '@rm/contracts';
+import { UPLOAD_URL_SCHEME, type CaptureItem } from '@rm/contracts';
 import type { EvidenceItemRecord, Store } from '@rm/storage';
 import type { BlobStore } from './blob-store.js';
 import { bytesMatchType, isAllowedContentType } from './content-types.js';
@@ -29,7 +29,7 @@ async function readCitedUpload(deps: KeepDeps, url: string): Promise<Fetched & {
   return { uploadId, bytes: read, contentType, size: read.length, sha256: '' };
 }
 
-const failedItem = (job: CaptureJob, failure: CaptureFailure, detail: string, at: number): EvidenceItemRecord => ({
+const failedItem = (job: CaptureItem, failure: CaptureFailure, detail: string, at: number): EvidenceItemRecord => ({
   reportId: job.reportId,
   index: job.index,
   caseId: job.caseId,
@@ -49,7 +49,7 @@ const failedItem = (job: CaptureJob, failure: CaptureFailure, detail: string, at
  * as it is (a redelivered job). A failure that another attempt can mend (a timeout, a 5xx) is
  * thrown for the queue to retry while attempts are left; any other, or the last, is recorded.
  */
-export async function keepEvidence(deps: KeepDeps, job: CaptureJob, lastAttempt: boolean): Promise<EvidenceItemRecord> {
+export async function keepEvidence(deps: KeepDeps, job: CaptureItem, lastAttempt: boolean): Promise<EvidenceItemRecord> {
   const now = deps.now ?? Date.now;
   const settled = (await deps.store.evidenceOfReports([job.reportId])).find((i) => i.index === job.index && i.state !== 'failed');
   if (settled) return settled;
@@ -81,7 +81,20 @@ export async function keepEvidence(deps: KeepDeps, job: CaptureJob, lastAttempt:
   return item;
 }
 
-/** Records an item whose job failed for good on an error of ours, so it does not stay pending for ever. */
-export function recordKeepFailure(store: Pick<Store, 'recordEvidence'>, job: CaptureJob, err: Error, at = Date.now()): Promise<EvidenceItemRecord> {
-  return store.recordEvidence(failedItem(job, 'internal', err.message, at));
+/** Records an item not settled when its job failed for good on an error of ours, so it does not stay pending for ever. */
+export async function recordKeepFailure(store: Pick<Store, 'recordEvidence' | 'evidenceOfReports'>, item: CaptureItem, err: Error, at = Date.now()): Promise<void> {
+  const settled = (await store.evidenceOfReports([item.reportId])).some((i) => i.index === item.index);
+  if (!settled) await store.recordEvidence(failedItem(item, 'internal', err.message, at));
+}
+
+/**
+ * Keeps the items of one capture job at once. Items already settled are skipped (a retried job
+ * redoes only what is left); if any item failed in a way another attempt can mend, the job
+ * throws after the others are done, and the queue tries it again.
+ */
+export async function keepItems(deps: KeepDeps, items: CaptureItem[], lastAttempt: boolean): Promise<EvidenceItemRecord[]> {
+  const outcomes = await Promise.allSettled(items.map((item) => keepEvidence(deps, item, lastAttempt)));
+  const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as Error] : []));
+  if (failed.length > 0) throw new Error(`${failed.length} of ${items.length} evidence items to try again: ${failed.map((e) => e.message).join('; ')}`);
+  return outcomes.map((o) => (o as PromiseFulfilledResult<EvidenceItemRecord>).value);
 }
