@@ -11,7 +11,8 @@ let code = 1;
 try {
   await bootstrap();
   code = await withPrivateRedis('bench', (redis) =>
-    run(process.execPath, [join(ROOT, 'tools/bench/dist/bench.js'), ...process.argv.slice(2)], {
+    // `npm run bench -- evidence` runs only the evidence bench (tools/bench/src/evidence-bench.ts).
+    run(process.execPath, process.argv[2] === 'evidence' ? [join(ROOT, 'tools/bench/dist/evidence-bench.js'), ...process.argv.slice(3)] : [join(ROOT, 'tools/bench/dist/bench.js'), ...process.argv.slice(2)], {
       cwd: ROOT,
       env: { ...process.env, REDIS_URL: redis.url, REDIS_PID: String(redis.pid) },
     }),

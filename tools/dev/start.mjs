@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, builds, makes sure Redis runs, then runs every process of
 // the system with prefixed logs until Ctrl-C / SIGTERM. Redis is left running for the next start.
-// `npm start -- --gateways 2 --workers intake=3,moderation=1,notification=1` runs several of each;
+// `npm start -- --gateways 2 --workers intake=3,moderation=1,notification=1,evidence=1` runs several of each;
 // `--no-build` skips the install and build (already done, e.g. a second system from the same tree).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -20,6 +20,7 @@ import { playersRoutes } from './routes/players.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
 import { sanctionsRoutes } from './routes/sanctions.routes.js';
+import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -60,6 +61,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const keyCache = new ApiKeyCache(deps.store, deps.config.KEY_CACHE_TTL_MS);
   if (deps.config.CONSOLE) await installConsole(app, deps.logger);
   if (deps.config.QUEUE_DASHBOARD) await installQueueDashboard(app, [deps.intakeQueue, deps.decisionsQueue, ...deps.dashboardQueues], keyCache);
+  await app.register(evidenceUploadRoute(deps), { prefix: '/v1' });
   await app.register(
     async (v1) => {
       installAuth(v1, keyCache, deps.guard);
@@ -70,6 +72,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(casesRoutes(deps));
       await v1.register(playersRoutes(deps));
       await v1.register(meRoutes(deps));
+      await v1.register(evidenceRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env } from '@rm/runtime';
+import { evidenceConfigShape } from '@rm/evidence';
 
 export const gatewayConfig = commonConfig.extend({
   ...directoryConfigShape,
@@ -20,5 +21,7 @@ export const gatewayConfig = commonConfig.extend({
   ...triageConfigShape,
   /** Serve the moderator console (apps/console's build) at /console. On by default. */
   CONSOLE: env.bool(true),
+  /** Kept evidence: the blob store, upload limits and tokens (docs/evidence.md). */
+  ...evidenceConfigShape,
 });
 export type GatewayConfig = z.infer<typeof gatewayConfig>;

@@ -6,6 +6,7 @@ import type { Metrics, Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
 import type { Intake } from './intake/intake.js';
+import type { EvidenceDeps } from './use-cases/evidence-uploads.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -28,4 +29,6 @@ export interface GatewayDeps {
   /** Further queues shown on the dashboard (those the gateway does not produce to). */
   dashboardQueues: Queue[];
   metrics: Metrics;
+  /** Kept evidence and uploads (docs/evidence.md). */
+  evidence: EvidenceDeps;
 }

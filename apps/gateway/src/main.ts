@@ -6,6 +6,7 @@ import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onSh
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
+import { openBlobStore, tokenSecret, uploadTokens } from '@rm/evidence';
 import { createIntake } from './intake/create-intake.js';
 
 let logger: Logger | undefined;
@@ -14,6 +15,7 @@ runMain('gateway', async () => {
   const config = loadConfig(gatewayConfig);
   logger = createLogger('gateway', config.LOG_LEVEL);
   const store = await createStore(config);
+  const blobs = openBlobStore(config);
   // Request-path connections fail fast while Redis is away so callers get a 500, not a hang. Our
   // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis).
   const onError = (err: Error) => logger?.warn({ err: err.message }, 'redis connection error');
@@ -52,6 +54,7 @@ runMain('gateway', async () => {
     sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,
+    evidence: { blobs, tokens: uploadTokens(tokenSecret(config)), maxBytes: config.EVIDENCE_MAX_BYTES, uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S },
   });
   onShutdown(logger, [
     () => app.close(),
@@ -63,6 +66,7 @@ runMain('gateway', async () => {
     () => queueConnection.quit(),
     () => blocking.quit(),
     () => store.close(),
+    () => blobs.close(),
   ]);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ address }, 'gateway listening');

@@ -1,11 +1,12 @@
 import { createNotifier } from '@rm/delivery';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createDeadlines, createLogger, loadConfig, MicroBatcher, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createDeadlines, createLogger, loadConfig, MicroBatcher, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore, type NewReport } from '@rm/storage';
 import { intakeConfig } from './config.js';
 import { storeReports } from './store-report.js';
 import { slaStarter } from './start-sla.js';
+import { queueCaptures } from './queue-evidence.js';
 
 let logger: Logger | undefined;
 
@@ -17,6 +18,7 @@ runMain('intake-worker', async () => {
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
+  const evidenceQueue = openQueue('evidence', redis, config.KEY_PREFIX);
   const deps = {
     saveReport: (report: NewReport) => saver.submit(report),
     directory: createUserDirectory(config, { store, redis, prefix: config.KEY_PREFIX }),
@@ -30,12 +32,14 @@ runMain('intake-worker', async () => {
     'intake',
     async (job) => {
       const saved = await storeReports(deps, job);
+      // After the commit: a capture never holds a report back, and a lost one is queued again by the redelivered job.
+      await queueCaptures(evidenceQueue, job, saved);
       // Refused reports of the job were not stored, so `saved` is not aligned with job.reports.
       const requestIds = new Map(job.reports.map((r) => [r.reportId, r.requestId]));
       saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));
       return saved;
     },
-    { concurrency: config.INTAKE_CONCURRENCY, maxBackoffMs: config.INTAKE_RETRY_MAX_MS, closers: [() => deadlines.close(), () => notifier.close()] },
+    { concurrency: config.INTAKE_CONCURRENCY, maxBackoffMs: config.INTAKE_RETRY_MAX_MS, closers: [() => deadlines.close(), () => notifier.close(), () => evidenceQueue.close()] },
   );
   log.info({ concurrency: config.INTAKE_CONCURRENCY, closers: [() => notifier.close()] }, 'intake worker running');
 }, () => logger);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EvidenceItemView } from './evidence.js';
 import { ListQuery, ModeratorView } from './http.js';
 import { LIMITS } from './limits.js';
 import { SanctionView } from './sanctions.js';
@@ -76,6 +77,8 @@ export const CaseReport = z.strictObject({
   category: z.string(),
   answers: z.array(z.strictObject({ questionId: z.string(), answer: z.string() })),
   evidence: z.array(z.strictObject({ url: z.string(), type: z.string(), createEvidence: z.boolean().optional() })),
+  /** The items asked to be kept (createEvidence urls, uploads), each with its state and our copy. */
+  evidenceItems: z.array(EvidenceItemView),
   reporter: ReporterView,
 });
 

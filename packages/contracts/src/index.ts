@@ -14,3 +14,4 @@ export * from './sanction-jobs.js';
 export * from './cases.js';
 export * from './me.js';
 export * from './players.js';
+export * from './evidence.js';

@@ -4,6 +4,7 @@ import { DecisionJob } from './decisions.js';
 import { SanctionJob, sanctionJobId } from './sanction-jobs.js';
 import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
 import { DeadlineJob, deadlineJobId } from './deadlines.js';
+import { EvidenceJob, evidenceJobId } from './evidence.js';
 
 /** One accepted report, already validated by the gateway. */
 export const IntakeReport = z.object({
@@ -67,6 +68,11 @@ export const QUEUES = {
   deadlines: { name: 'deadlines', payload: DeadlineJob, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
   /** Sanction expiries (delayed jobs) and the outbox sweep (a repeatable job), for the moderation worker. */
   sanctions: { name: 'sanctions', payload: SanctionJob, attempts: 20, backoff: { type: 'exponential-jitter', delay: 1000 } },
+  /**
+   * Evidence to keep (evidence worker). A capture that cannot succeed (a refused address, too
+   * large) fails at once; a timeout or a 5xx is tried again, a few times.
+   */
+  evidence: { name: 'evidence', payload: EvidenceJob, attempts: 3, backoff: { type: 'exponential-jitter', delay: 2000 } },
 } as const satisfies Record<string, QueueSpec<z.ZodType>>;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -82,6 +88,7 @@ export const jobIdFor = {
   notificationsDead: (deadJobId: string) => deadJobId,
   deadlines: deadlineJobId,
   sanctions: sanctionJobId,
+  evidence: evidenceJobId,
 } satisfies { [K in QueueKey]: (source: never) => string };
 
 /**

@@ -384,3 +384,45 @@ export interface TriagedCase {
   case: CaseRecord;
   triage: CaseTriageRecord;
 }
+
+/**
+ * A kept piece of evidence (docs/evidence.md): the outcome of capturing item `index` of a report's
+ * evidence (a `url` asked to be kept with createEvidence, or an `s3Upload`). An item asked for
+ * and not settled yet has no record: it is pending.
+ */
+export type EvidenceState = 'captured' | 'failed' | 'deleted';
+
+export interface EvidenceItemRecord {
+  reportId: string;
+  index: number;
+  caseId: string;
+  state: EvidenceState;
+  /** Why a capture failed (refused_address, too_large, timed_out, http_status...); null otherwise. */
+  failure: string | null;
+  /** A line for people: the HTTP status, the address refused... */
+  detail: string | null;
+  /** The kept copy's SHA-256 (hex), its size and content type: set once captured, kept after deletion. */
+  sha256: string | null;
+  size: number | null;
+  contentType: string | null;
+  capturedAt: number | null;
+  /** When this outcome was recorded (capture, failure or deletion). */
+  at: number;
+}
+
+export type EvidenceAction = 'evidence.captured' | 'evidence.failed' | 'evidence.deleted';
+
+/** The evidence audit: one entry per recorded outcome, with the hash of what was kept or deleted. */
+export interface EvidenceAuditEntry {
+  reportId: string;
+  index: number;
+  action: EvidenceAction;
+  sha256: string | null;
+  detail: string | null;
+  at: number;
+}
+
+export interface EvidenceKey {
+  reportId: string;
+  index: number;
+}

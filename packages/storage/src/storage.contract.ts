@@ -15,6 +15,7 @@ import { describeGuaranteesContract, describeSharedGuaranteesContract } from './
 import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
+import { describeEvidenceContract } from './evidence.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -86,6 +87,7 @@ function move(
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describeTriageContract(name, makeStore);
   describeGuaranteesContract(name, makeStore);
+  describeEvidenceContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

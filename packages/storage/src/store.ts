@@ -7,6 +7,9 @@ import type {
   CaseTriageRecord,
   ChatMessageRecord,
   DeliveryRecord,
+  EvidenceAuditEntry,
+  EvidenceItemRecord,
+  EvidenceKey,
   EffectRecord,
   ModeratorRecord,
   NewReport,
@@ -172,6 +175,28 @@ export interface Store {
    * Pass the returned cursor to get the next page; null when there is no more.
    */
   scanReports(cursor: string | null, limit: number): Promise<{ reports: ReportRecord[]; cursor: string | null }>;
+
+  // Evidence (docs/evidence.md).
+  /**
+   * Records a capture's outcome and its audit entry, together. A captured or deleted item is
+   * settled: recording it again changes nothing and returns what was recorded first (a redelivered
+   * job). A failed item is replaced by a later outcome (a retry that succeeded).
+   */
+  recordEvidence(item: EvidenceItemRecord): Promise<EvidenceItemRecord>;
+  /** The recorded items of these reports, by report id then index. */
+  evidenceOfReports(reportIds: string[]): Promise<EvidenceItemRecord[]>;
+  /** The audit entries of one report's evidence, oldest first. */
+  evidenceAudit(reportId: string): Promise<EvidenceAuditEntry[]>;
+  /**
+   * Captured items whose case was decided (approved or dismissed) before `decidedBefore` and has
+   * no active sanction, oldest decision first: what retention may delete.
+   */
+  expiredEvidence(decidedBefore: number, limit: number): Promise<EvidenceItemRecord[]>;
+  /**
+   * Marks captured items deleted (others are left as they are), each with its audit entry, in one
+   * transaction. Returns the SHA-256s that no captured item holds any more: their bytes may go.
+   */
+  deleteEvidence(keys: EvidenceKey[], at: number): Promise<string[]>;
 
   close(): Promise<void>;
 }

@@ -15,11 +15,12 @@ export const APPS = {
   intake: 'apps/intake-worker/dist/main.js',
   moderation: 'apps/moderation-worker/dist/main.js',
   notification: 'apps/notification-worker/dist/main.js',
+  evidence: 'apps/evidence-worker/dist/main.js',
 } as const;
 export type AppName = keyof typeof APPS;
 
 /** The queue each worker consumes: it is ready once it registered there. */
-const WORKER_QUEUES: Record<Exclude<AppName, 'gateway'>, QueueKey> = { intake: 'intake', moderation: 'decisions', notification: 'notifications' };
+const WORKER_QUEUES: Record<Exclude<AppName, 'gateway'>, QueueKey> = { intake: 'intake', moderation: 'decisions', notification: 'notifications', evidence: 'evidence' };
 
 export interface HttpResult<T = any> {
   status: number;

@@ -8,7 +8,8 @@ import { startProcess, waitHttp } from './processes.js';
 
 const DRAIN_GATEWAY_PORT = 3903;
 
-async function emptied(queue: Queue): Promise<void> {
+/** Resolves once the queue has nothing waiting, running, delayed or prioritized. */
+export async function emptied(queue: Queue): Promise<void> {
   for (;;) {
     const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
     if (Object.values(counts).every((n) => n === 0)) return;
@@ -72,13 +73,20 @@ export interface DrainResult {
  * `reports` submits from `connections` connections, so the queue holds the jobs a loaded gateway
  * really makes; then one intake worker at the given concurrency is timed until it has stored them.
  */
-export async function drainRate(env: NodeJS.ProcessEnv, concurrency: number, reports: number, load: { auth: string; connections: number; users: string[] }): Promise<DrainResult> {
-  const prefix = `drain${concurrency}`;
+export async function drainRate(
+  env: NodeJS.ProcessEnv,
+  concurrency: number,
+  reports: number,
+  load: { auth: string; connections: number; users: string[] },
+  /** The submit body for a user (default: submissionBody); the queue prefix is `drain<concurrency><tag>`. */
+  submission: { body: (userId: string) => string; tag: string } = { body: submissionBody, tag: '' },
+): Promise<DrainResult> {
+  const prefix = `drain${concurrency}${submission.tag}`;
   const gateway = startProcess(`gateway-drain-${concurrency}`, 'apps/gateway/dist/main.js', { ...env, KEY_PREFIX: prefix, PORT: String(DRAIN_GATEWAY_PORT) });
   const url = `http://127.0.0.1:${DRAIN_GATEWAY_PORT}`;
   await waitHttp(`${url}/`);
   const pick = randomOf(load.users);
-  const filled = await cannon({ url: `${url}/v1/reports/new`, method: 'POST', headers: { authorization: load.auth }, body: () => submissionBody(pick()), connections: load.connections, amount: reports });
+  const filled = await cannon({ url: `${url}/v1/reports/new`, method: 'POST', headers: { authorization: load.auth }, body: () => submission.body(pick()), connections: load.connections, amount: reports });
   await gateway.stop();
   if (filled.non2xx + filled.errors > 0) throw new Error(`${filled.non2xx + filled.errors} submits failed while filling the drain queue at concurrency ${concurrency}`);
 

@@ -53,12 +53,12 @@ export function checkBody(userId: string): string {
 
 let seq = 0;
 /** A valid submission from a reporter never seen before, so no daily cap or duplicate refusal. */
-export function submissionBody(userId: string): string {
+export function submissionBody(userId: string, createEvidence = false): string {
   seq++;
   return JSON.stringify({
     userId,
     answers: [{ questionId: 'q1', answer: 'Used an aimbot in ranked' }],
-    evidence: [{ url: 'https://clips.example/1', type: 'url' }],
+    evidence: [{ url: 'https://clips.example/1', type: 'url', ...(createEvidence && { createEvidence: true }) }],
     reporter: { id: `load-${process.pid}-${Date.now()}-${seq}`, platform: 'gameplatform' },
   });
 }

@@ -3,6 +3,7 @@ import { ConfigError } from '@rm/runtime';
 import { apikeyCommand } from './commands/apikey.js';
 import { caseCommand } from './commands/case.js';
 import { deadlinesCommand } from './commands/deadlines.js';
+import { evidenceCommand } from './commands/evidence.js';
 import { jobsCommand } from './commands/jobs.js';
 import { messagesCommand } from './commands/messages.js';
 import { notificationsCommand } from './commands/notifications.js';
@@ -30,7 +31,8 @@ const program = new Command('rm')
   .addCommand(queuesCommand(ctx))
   .addCommand(deadlinesCommand(ctx))
   .addCommand(sanctionsCommand(ctx))
-  .addCommand(rulesCommand(ctx));
+  .addCommand(rulesCommand(ctx))
+  .addCommand(evidenceCommand(ctx));
 
 let code = 0;
 try {

@@ -15,6 +15,7 @@ export const APPS = {
   'intake-worker': { entry: 'apps/intake-worker/dist/main.js', node: [] },
   'moderation-worker': { entry: 'apps/moderation-worker/dist/main.js', node: [] },
   'notification-worker': { entry: 'apps/notification-worker/dist/main.js', node: [] },
+  'evidence-worker': { entry: 'apps/evidence-worker/dist/main.js', node: [] },
 };
 
 function prefixLines(stream, prefix, out) {

@@ -1,13 +1,13 @@
 // How many of each process `npm start` runs: `--gateways N` and
-// `--workers intake=N,moderation=N,notification=N`, or GATEWAYS / WORKERS in the environment.
+// `--workers intake=N,moderation=N,notification=N,evidence=N`, or GATEWAYS / WORKERS in the environment.
 
-const WORKERS = { intake: 'intake-worker', moderation: 'moderation-worker', notification: 'notification-worker' };
+const WORKERS = { intake: 'intake-worker', moderation: 'moderation-worker', notification: 'notification-worker', evidence: 'evidence-worker' };
 /**
  * A worker's metrics port is METRICS_PORT (the base, default 9101) + its kind's offset + 10 × its
- * instance index: intake 9101, moderation 9102, notification 9103, a second intake 9111. A new
+ * instance index: intake 9101, moderation 9102, notification 9103, evidence 9104, a second intake 9111. A new
  * worker kind takes the next offset (at most 9: the tens are the instances).
  */
-export const METRICS_OFFSET = { 'intake-worker': 0, 'moderation-worker': 1, 'notification-worker': 2 };
+export const METRICS_OFFSET = { 'intake-worker': 0, 'moderation-worker': 1, 'notification-worker': 2, 'evidence-worker': 3 };
 export const DEFAULT_METRICS_BASE = 9101;
 
 function count(value, what) {
@@ -18,7 +18,7 @@ function count(value, what) {
 
 /** Parses the flags (or the environment); throws with a clear message on anything else. */
 export function parseTopology(argv, env) {
-  const counts = { gateway: 1, 'intake-worker': 1, 'moderation-worker': 1, 'notification-worker': 1 };
+  const counts = { gateway: 1, 'intake-worker': 1, 'moderation-worker': 1, 'notification-worker': 1, 'evidence-worker': 1 };
   let gateways = env.GATEWAYS;
   let workers = env.WORKERS;
   for (let i = 0; i < argv.length; i++) {
@@ -28,13 +28,13 @@ export function parseTopology(argv, env) {
     const value = eq < 0 ? argv[++i] : argv[i].slice(eq + 1);
     if (flag === '--gateways') gateways = value;
     else if (flag === '--workers') workers = value;
-    else throw new Error(`unknown option ${flag}: use --gateways N and --workers intake=N,moderation=N,notification=N`);
+    else throw new Error(`unknown option ${flag}: use --gateways N and --workers intake=N,moderation=N,notification=N,evidence=N`);
   }
   if (gateways !== undefined) counts.gateway = count(gateways, '--gateways');
   if (counts.gateway < 1) throw new Error('--gateways must be at least 1');
   for (const part of (workers ?? '').split(',').filter(Boolean)) {
     const [kind, n] = part.split('=');
-    if (!WORKERS[kind] || n === undefined) throw new Error(`--workers takes intake=N,moderation=N,notification=N (got ${part})`);
+    if (!WORKERS[kind] || n === undefined) throw new Error(`--workers takes intake=N,moderation=N,notification=N,evidence=N (got ${part})`);
     counts[WORKERS[kind]] = count(n, `--workers ${kind}`);
   }
   return counts;

@@ -2,6 +2,7 @@ import { errorMessage } from '../api/client';
 import { hasEndpoint } from '../api/capabilities';
 import type { Me } from '../api/me';
 import { CaseActions } from '../components/case-actions';
+import { KeptEvidence, type EvidenceItem } from '../components/kept-evidence';
 import { hrefOf } from '../components/router';
 import { Avatar, SafeLink } from '../components/safe-link';
 import { Sanctions } from '../components/sanctions';
@@ -79,11 +80,15 @@ function CaseView({ caseId, me }: { caseId: string; me: Me }) {
                         ))}
                       </dl>
                       <ul className="plain evidence">
-                        {r.evidence.map((e: { url: string; type: string }, i: number) => (
-                          <li key={i}>
-                            Evidence ({e.type}): <SafeLink href={e.url} />
-                          </li>
-                        ))}
+                        {r.evidence.map((e: { url: string; type: string }, i: number) => {
+                          const kept = ((r as { evidenceItems?: EvidenceItem[] }).evidenceItems ?? []).find((k) => k.index === i);
+                          return (
+                            <li key={i}>
+                              Evidence ({e.type}): {e.type === 's3Upload' && kept ? <span>an upload</span> : <SafeLink href={e.url} />}
+                              {kept && <KeptEvidence item={kept} />}
+                            </li>
+                          );
+                        })}
                       </ul>
                     </li>
                   ))}

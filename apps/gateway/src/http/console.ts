@@ -10,13 +10,15 @@ export const CONSOLE_DIR = resolve(import.meta.dirname, '../../../console/dist')
 
 /**
  * No inline script, no script or connection to any other origin: a report's text that slipped into
- * the page as HTML still could not run. Avatars and evidence previews may come from any http(s) host.
+ * the page as HTML still could not run. Avatars may come from any http(s) host; kept evidence is
+ * fetched from this origin with the moderator's key and shown from `blob:` URLs.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' https: http: data:",
+  "img-src 'self' https: http: data: blob:",
+  "media-src 'self' blob:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

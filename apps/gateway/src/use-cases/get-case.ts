@@ -5,6 +5,7 @@ import type { UserDirectory } from '@rm/platforms';
 import { caseSummary, moderatorNames } from './case-views.js';
 import { playerNames } from './player-names.js';
 import { toView } from './sanction-status.js';
+import { evidenceItemsOf } from './evidence-items.js';
 
 /**
  * One case in full: its reports (answers, evidence, the reporter with their credibility), its
@@ -21,6 +22,7 @@ export async function getCase(store: Store, directory: UserDirectory, policy: Tr
     store.sanctionsOfUser(c.userId),
     playerNames(directory, [c.userId]),
   ]);
+  const kept = await store.evidenceOfReports(reports.map((r) => r.id));
   const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
   const proposal = proposeStep(policy, caseCategory(policy, triage), sanctions, now);
   const moderators = await moderatorNames(store, [...(c.claimedBy ? [c.claimedBy] : []), ...history.map((e) => e.moderatorId), ...sanctions.map((x) => x.moderatorId)]);
@@ -37,6 +39,7 @@ export async function getCase(store: Store, directory: UserDirectory, policy: Tr
           category: categoryOf(policy, r),
           answers: r.answers,
           evidence: r.evidence,
+          evidenceItems: evidenceItemsOf(r, kept),
           reporter: { id: r.reporterId, platform: r.reporterPlatform, approved: reporter.approved, dismissed: reporter.dismissed, credibility: reporter.credibility },
         };
       }),

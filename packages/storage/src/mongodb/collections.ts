@@ -18,6 +18,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
+import type { EvidenceAuditDoc, EvidenceDoc } from './evidence.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -38,6 +39,8 @@ export const COLLECTION_NAMES = {
   effects: 'effects',
   reporterStats: 'reporter_stats',
   migrations: 'migrations',
+  evidence: 'evidence',
+  evidenceAudit: 'evidence_audit',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -59,6 +62,8 @@ export interface Collections {
   effects: Collection<EffectDoc>;
   reporterStats: Collection<ReporterStatsDoc>;
   migrations: Collection<MigrationDoc>;
+  evidence: Collection<EvidenceDoc>;
+  evidenceAudit: Collection<EvidenceAuditDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -81,5 +86,7 @@ export function collectionsOf(db: Db): Collections {
     effects: db.collection<EffectDoc>(n.effects),
     reporterStats: db.collection<ReporterStatsDoc>(n.reporterStats),
     migrations: db.collection<MigrationDoc>(n.migrations),
+    evidence: db.collection<EvidenceDoc>(n.evidence),
+    evidenceAudit: db.collection<EvidenceAuditDoc>(n.evidenceAudit),
   };
 }

@@ -60,6 +60,13 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { doneAt: 1, createdAt: 1, _id: 1 }, name: 'effects_pending' },
     { key: { sourceId: 1, createdAt: 1, _id: 1 }, name: 'effects_by_source' },
   ]);
+  await c.evidence.createIndexes([
+    { key: { reportId: 1, index: 1 }, name: 'evidence_by_report' },
+    // Is a kept copy still held by a captured item (deleteEvidence)?
+    { key: { sha256: 1 }, name: 'evidence_captured_by_sha256', partialFilterExpression: { state: 'captured' } },
+    { key: { caseId: 1 }, name: 'evidence_captured_by_case', partialFilterExpression: { state: 'captured' } },
+  ]);
+  await c.evidenceAudit.createIndexes([{ key: { reportId: 1, at: 1, _id: 1 }, name: 'evidence_audit_by_report' }]);
   // The feed counter exists before any transaction updates it (no upsert race inside one).
   await c.counters.updateOne({ _id: FEED_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
 }

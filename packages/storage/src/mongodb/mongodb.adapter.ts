@@ -15,6 +15,7 @@ import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
 import { refuseUndefinedKeys } from './undefined-keys.js';
+import { evidenceMethods } from './evidence.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -128,6 +129,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...mongoQueueHealth(client, c),
     ...sanctionMethods(client, c),
     ...triageMethods(client, c),
+    ...evidenceMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

@@ -269,4 +269,34 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE sanction_events_v9 RENAME TO sanction_events;
   CREATE INDEX sanction_events_by_sanction ON sanction_events(sanction_id, seq);
   `,
+  // 10 (evidence): the outcome of each capture, one row per report and evidence index, and the
+  // evidence audit. Items by hash (is a kept copy still held?) and captured items by case (retention).
+  `
+  CREATE TABLE evidence_items (
+    report_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    case_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    failure TEXT,
+    detail TEXT,
+    sha256 TEXT,
+    size INTEGER,
+    content_type TEXT,
+    captured_at INTEGER,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (report_id, idx)
+  );
+  CREATE INDEX evidence_by_sha256 ON evidence_items(sha256) WHERE state = 'captured';
+  CREATE INDEX evidence_captured_by_case ON evidence_items(case_id) WHERE state = 'captured';
+  CREATE TABLE evidence_audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    report_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    sha256 TEXT,
+    detail TEXT,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX evidence_audit_by_report ON evidence_audit(report_id, seq);
+  `,
 ];

@@ -45,6 +45,7 @@ import { approvalSanction } from '../approval-sanction.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
+import { sqliteEvidence } from './evidence.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -352,6 +353,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ...sqliteQueueHealth(db),
     ...sanctions.methods,
     ...triage.methods,
+    ...sqliteEvidence(db),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { evidenceConfigShape } from '@rm/evidence';
+import { commonConfig, env, workerConfigShape } from '@rm/runtime';
+
+export const evidenceWorkerConfig = commonConfig.extend({
+  ...workerConfigShape,
+  /** Port of /health, /ready and /metrics; 0 turns it off. */
+  METRICS_PORT: env.port(9104),
+  /** Capture jobs run at once by this process; each keeps its items (up to 20) at once, waiting mostly on the network. */
+  EVIDENCE_CONCURRENCY: env.positiveInt(5),
+  ...evidenceConfigShape,
+});
+export type EvidenceWorkerConfig = z.infer<typeof evidenceWorkerConfig>;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { env } from '@rm/runtime';
+
+/**
+ * Settings of the evidence store and the guarded fetcher, shared by the gateway, the evidence
+ * worker and the CLI (README's configuration table; docs/evidence.md).
+ */
+export const evidenceConfigShape = {
+  /** Set: kept copies and uploads live in this S3 bucket; unset: under DATA_DIR/evidence. */
+  EVIDENCE_S3_BUCKET: env.optionalString(),
+  /** An S3-compatible endpoint (MinIO, Ceph...); unset: AWS. */
+  EVIDENCE_S3_ENDPOINT: env.url(),
+  EVIDENCE_S3_REGION: env.string('us-east-1'),
+  /** Path-style addressing (endpoint/bucket/key), which most S3-compatible servers need. */
+  EVIDENCE_S3_FORCE_PATH_STYLE: env.bool(true),
+  /** Every key starts with it, so a bucket can be shared. */
+  EVIDENCE_S3_PREFIX: z.string().regex(/^[A-Za-z0-9/_.-]*$/, 'letters, digits and / _ . - only').default('evidence/'),
+  /** Both set: these credentials; unset: the SDK's default chain (AWS_ACCESS_KEY_ID..., profile, role). */
+  EVIDENCE_S3_ACCESS_KEY_ID: env.optionalString(),
+  EVIDENCE_S3_SECRET_ACCESS_KEY: env.optionalString(),
+  /** The largest kept copy or upload, in bytes (10 MB). */
+  EVIDENCE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
+  /** A capture's whole time, every redirect and the body included. */
+  EVIDENCE_FETCH_TIMEOUT_MS: env.positiveInt(15_000),
+  /**
+   * TESTS ONLY, never in production: `host:port` pairs fetched although they are not public
+   * addresses (a local test server). Empty by default.
+   */
+  EVIDENCE_FETCH_ALLOW: z.string().optional(),
+  /**
+   * Signs upload tokens and cited upload URLs. Unset: a random key generated once and kept in
+   * DATA_DIR/evidence-token.key (enough for one host; set it when processes do not share DATA_DIR).
+   */
+  EVIDENCE_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** How long an upload URL may be used, in seconds. */
+  EVIDENCE_UPLOAD_TTL_S: env.positiveInt(900),
+  /**
+   * Kept evidence lives this many days after its case is decided (never while a sanction it
+   * supports is active); 0 deletes it at the first sweep after the decision.
+   */
+  EVIDENCE_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days' }).int('must be a whole number of days').min(0, 'must be at least 0').default(90),
+};
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is needed
+const evidenceConfig = z.object(evidenceConfigShape);
+export type EvidenceConfig = z.infer<typeof evidenceConfig> & { DATA_DIR: string };

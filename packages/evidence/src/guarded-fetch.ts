@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import zlib from 'node:zlib';
+import { hostPortOf, isPublicAddress } from './address-guard.js';
+import { ALLOWED_CONTENT_TYPES, bytesMatchType, essenceOf, isAllowedContentType, type AllowedContentType } from './content-types.js';
+
+/** Why a capture failed: stored with the evidence item (docs/evidence.md lists them). */
+export const CAPTURE_FAILURES = [
+  'bad_url',
+  'refused_address',
+  'too_many_redirects',
+  'too_large',
+  'timed_out',
+  'http_status',
+  'type_not_allowed',
+  'type_mismatch',
+  'network',
+  // Uploads (s3Upload): the citation is not one we signed or has expired, the upload is not
+  // there, or it is not the size it was declared with.
+  'bad_upload',
+  'upload_missing',
+  'size_mismatch',
+  // The job failed for good on an error of ours (storage, blob store), not the fetch's.
+  'internal',
+] as const;
+export type CaptureFailure = (typeof CAPTURE_FAILURES)[number];
+
+export class CaptureError extends Error {
+  constructor(
+    readonly reason: CaptureFailure,
+    message: string,
+    /** Whether another attempt later can succeed (a timeout, a 503), or never will (a refused address). */
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'CaptureError';
+  }
+}
+
+export interface FetchLimits {
+  /** Bytes kept at most, counted after any decoding, whatever Content-Length says. */
+  maxBytes: number;
+  /** The whole capture, every hop and the body included. */
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+export interface FetcherDeps {
+  /** Every address a name resolves to; called once per hop, and the connection goes to what it returned. */
+  resolve: (hostname: string) => Promise<string[]>;
+  /** `host:port` pairs admitted although their address is not public: for tests only (EVIDENCE_FETCH_ALLOW). */
+  allow: ReadonlySet<string>;
+  /**
+   * Called with the address and port right before a socket is opened to them. Tests make it throw
+   * for any address that is not loopback, so a broken guard fails the test without a connection.
+   */
+  beforeConnect?: (address: string, port: number) => void;
+}
+
+export interface Fetched {
+  bytes: Buffer;
+  contentType: AllowedContentType;
+  sha256: string;
+  size: number;
+}
+
+/** The system resolver, every address of the name (A and AAAA), in the order it gives them. */
+export const systemResolve = async (hostname: string) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+function parseTarget(raw: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = base ? new URL(raw, base) : new URL(raw);
+  } catch {
+    throw new CaptureError('bad_url', 'not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CaptureError('bad_url', `scheme ${url.protocol} is not http or https`);
+  if (url.username || url.password) throw new CaptureError('bad_url', 'URLs with credentials are not fetched');
+  return url;
+}
+
+/**
+ * Resolves the URL's host once and checks every address it has: one that is not public refuses
+ * the whole name (a name with one private address among public ones is refused too). An IP
+ * literal is checked as it is. The address returned is the one connected to: nothing resolves the
+ * name again, so a DNS answer that changes between check and use changes nothing.
+ */
+async function pin(url: URL, deps: FetcherDeps): Promise<{ address: string; port: number }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await deps.resolve(host);
+    } catch (err) {
+      throw new CaptureError('network', `could not resolve ${host}: ${(err as Error).message}`, true);
+    }
+  }
+  if (addresses.length === 0) throw new CaptureError('network', `${host} has no address`, true);
+  if (!deps.allow.has(hostPortOf(url))) {
+    const refused = addresses.find((a) => !isPublicAddress(a));
+    if (refused !== undefined) throw new CaptureError('refused_address', `${host} resolves to ${refused}, which is not a public address`);
+  }
+  return { address: addresses[0]!, port };
+}
+
+function request(url: URL, target: { address: string; port: number }, signal: AbortSignal, deps: FetcherDeps): Promise<IncomingMessage> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  deps.beforeConnect?.(target.address, target.port);
+  return new Promise((resolve, reject) => {
+    const options: https.RequestOptions = {
+      host: target.address,
+      port: target.port,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers: { host: url.host, accept: ALLOWED_CONTENT_TYPES.join(', '), 'accept-encoding': 'identity', 'user-agent': 'report-moderation-evidence/1' },
+      agent: false,
+      signal,
+      // The host is an IP, so Node never looks it up; should that change, nothing is resolved behind our back.
+      lookup: (_hostname, _options, callback) => (callback as (err: Error) => void)(new Error('the evidence fetcher connects only to checked addresses')),
+      // TLS is verified against the URL's name, not the address connected to.
+      ...(url.protocol === 'https:' && !isIP(host) && { servername: host }),
+    };
+    const req = (url.protocol === 'https:' ? https : http).request(options, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Reads the body, decoded if it came encoded, failing as soon as the kept bytes pass the cap. */
+async function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  let body: Readable = res;
+  if (encoding !== 'identity') {
+    const decoder = DECODERS[encoding];
+    if (!decoder) throw new CaptureError('type_not_allowed', `content encoding ${encoding} is not accepted`);
+    const decoding = decoder();
+    // Errors surface on `decoding`, which is read below.
+    pipeline(res, decoding, () => undefined);
+    body = decoding;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw new CaptureError('too_large', `the body passed the cap of ${maxBytes} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    res.destroy();
+    body.destroy();
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * Fetches a player-supplied URL for keeping, guarded against server-side request forgery
+ * (docs/evidence.md): http(s) only, every hop's address resolved once, checked and connected to,
+ * redirects followed by hand and checked the same way, the kept bytes and the total time capped,
+ * only allowed content types whose bytes match them.
+ */
+export async function guardedFetch(raw: string, limits: FetchLimits, deps: FetcherDeps): Promise<Fetched> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, limits.timeoutMs);
+  try {
+    let url = parseTarget(raw);
+    for (let hop = 0; ; hop += 1) {
+      const target = await pin(url, deps);
+      if (timedOut) throw new CaptureError('timed_out', `no answer within ${limits.timeoutMs} ms`, true);
+      const res = await request(url, target, controller.signal, deps);
+      const status = res.statusCode ?? 0;
+      if (REDIRECTS.has(status)) {
+        res.destroy();
+        const location = res.headers.location;
+        if (location === undefined) throw new CaptureError('http_status', `HTTP ${status} without a Location`);
+        if (hop >= limits.maxRedirects) throw new CaptureError('too_many_redirects', `more than ${limits.maxRedirects} redirects`);
+        url = parseTarget(location, url);
+        continue;
+      }
+      if (status !== 200) {
+        res.destroy();
+        throw new CaptureError('http_status', `HTTP ${status}`, status >= 500 || status === 429 || status === 408);
+      }
+      const contentType = essenceOf(res.headers['content-type']);
+      if (!isAllowedContentType(contentType)) {
+        res.destroy();
+        throw new CaptureError('type_not_allowed', `content type ${contentType ?? '(none)'} is not kept`);
+      }
+      const bytes = await readCapped(res, limits.maxBytes);
+      if (!bytesMatchType(contentType, bytes)) throw new CaptureError('type_mismatch', `the bytes are not ${contentType}`);
+      return { bytes, contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    }
+  } catch (err) {
+    if (err instanceof CaptureError) {
+      if (timedOut && err.reason !== 'too_large') throw new CaptureError('timed_out', `no complete answer within ${limits.timeoutMs} ms`, true);
+      throw err;
+    }
+    if (timedOut) throw new CaptureError('timed_out', `no complete answer within ${limits.timeoutMs} ms`, true);
+    throw new CaptureError('network', (err as Error).message, true);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,89 @@
+import type { MongoClient, ObjectId, TransactionOptions } from 'mongodb';
+import { DECIDED_STATES, type EvidenceAction, type EvidenceAuditEntry, type EvidenceItemRecord, type EvidenceState } from '../records.js';
+import type { Store } from '../store.js';
+import type { Collections } from './collections.js';
+
+/** One evidence item; `_id` is `<reportId>/<index>`, so a report's item is stored once. */
+export type EvidenceDoc = EvidenceItemRecord & { _id: string };
+/** One audit entry; `_id` is the driver's ObjectId (it breaks ties between entries of one time). */
+export type EvidenceAuditDoc = EvidenceAuditEntry & { _id?: ObjectId };
+
+const idOf = (reportId: string, index: number) => `${reportId}/${index}`;
+const toItem = ({ _id: _ignored, ...item }: EvidenceDoc): EvidenceItemRecord => item;
+const ACTION: Record<EvidenceState, EvidenceAction> = { captured: 'evidence.captured', failed: 'evidence.failed', deleted: 'evidence.deleted' };
+
+/** Majority writes and snapshot reads, as decisions use: a recorded capture survives a failover. */
+const EVIDENCE_TRANSACTION: TransactionOptions = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' }, readPreference: 'primary' };
+
+type EvidenceMethods = Pick<Store, 'recordEvidence' | 'evidenceOfReports' | 'evidenceAudit' | 'expiredEvidence' | 'deleteEvidence'>;
+
+/** Evidence items and their audit in the MongoDB store (collections `evidence`, `evidence_audit`). */
+export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMethods {
+  return {
+    // Two workers recording one item at once both read "none" and both write: the second
+    // transaction's write conflicts, withTransaction runs it again, and it then finds the first's.
+    recordEvidence: (item) =>
+      client.withSession((session) =>
+        session.withTransaction(async (s) => {
+          const _id = idOf(item.reportId, item.index);
+          const before = await c.evidence.findOne({ _id }, { session: s });
+          if (before && before.state !== 'failed') return toItem(before);
+          await c.evidence.replaceOne({ _id }, { ...item }, { upsert: true, session: s });
+          const detail = item.failure === null ? item.detail : `${item.failure}: ${item.detail ?? ''}`;
+          await c.evidenceAudit.insertOne({ reportId: item.reportId, index: item.index, action: ACTION[item.state], sha256: item.sha256, detail, at: item.at }, { session: s });
+          return item;
+        }, EVIDENCE_TRANSACTION),
+      ),
+    async evidenceOfReports(reportIds) {
+      if (reportIds.length === 0) return [];
+      return (await c.evidence.find({ reportId: { $in: reportIds } }).sort({ reportId: 1, index: 1 }).toArray()).map(toItem);
+    },
+    async evidenceAudit(reportId) {
+      const docs = await c.evidenceAudit.find({ reportId }).sort({ at: 1, _id: 1 }).toArray();
+      return docs.map(({ _id: _ignored, ...entry }) => entry);
+    },
+    async expiredEvidence(decidedBefore, limit) {
+      // limit(0) would mean "no limit" to MongoDB; nothing is asked for, nothing is listed, as in SQL.
+      if (limit <= 0) return [];
+      const docs = await c.evidence
+        .aggregate<EvidenceDoc>([
+          { $match: { state: 'captured' } },
+          { $lookup: { from: c.cases.collectionName, localField: 'caseId', foreignField: '_id', as: 'case' } },
+          { $unwind: '$case' },
+          { $match: { 'case.state': { $in: [...DECIDED_STATES] }, 'case.updatedAt': { $lt: decidedBefore } } },
+          {
+            $lookup: {
+              from: c.sanctions.collectionName,
+              let: { caseId: '$caseId' },
+              pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$caseId', '$$caseId'] }, { $eq: ['$state', 'active'] }] } } }, { $limit: 1 }],
+              as: 'active',
+            },
+          },
+          { $match: { active: { $size: 0 } } },
+          { $sort: { 'case.updatedAt': 1, reportId: 1, index: 1 } },
+          { $limit: limit },
+          { $project: { case: 0, active: 0 } },
+        ])
+        .toArray();
+      return docs.map(toItem);
+    },
+    deleteEvidence: (keys, at) =>
+      client.withSession((session) =>
+        session.withTransaction(async (s) => {
+          // Built anew on each run: withTransaction may run this callback again.
+          const hashes = new Set<string>();
+          for (const key of keys) {
+            const doc = await c.evidence.findOneAndUpdate({ _id: idOf(key.reportId, key.index), state: 'captured' }, { $set: { state: 'deleted', at } }, { session: s, returnDocument: 'before' });
+            if (!doc) continue;
+            await c.evidenceAudit.insertOne({ reportId: doc.reportId, index: doc.index, action: 'evidence.deleted', sha256: doc.sha256, detail: null, at }, { session: s });
+            if (doc.sha256 !== null) hashes.add(doc.sha256);
+          }
+          const unheld: string[] = [];
+          for (const sha256 of hashes) {
+            if ((await c.evidence.findOne({ sha256, state: 'captured' }, { session: s, projection: { _id: 1 } })) === null) unheld.push(sha256);
+          }
+          return unheld;
+        }, EVIDENCE_TRANSACTION),
+      ),
+  };
+}
