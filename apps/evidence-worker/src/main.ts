@@ -13,7 +13,7 @@ runMain('evidence-worker', async () => {
   const log = (logger = createLogger('evidence-worker', config.LOG_LEVEL));
   const allow = parseAllowList(config.EVIDENCE_FETCH_ALLOW);
   if (allow.size > 0) log.warn({ allow: [...allow] }, 'EVIDENCE_FETCH_ALLOW is set: these hosts are fetched although they are not public. For tests only, never in production.');
-  const blobs = openBlobStore(config);
+  const blobs = await openBlobStore(config);
   const { store, redis, consume } = await startWorkerProcess('evidence-worker', config, log, () => createStore(config), ['evidence']);
   const limits = { maxBytes: config.EVIDENCE_MAX_BYTES, timeoutMs: config.EVIDENCE_FETCH_TIMEOUT_MS, maxRedirects: 3 };
   const deps = {

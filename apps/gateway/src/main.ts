@@ -15,7 +15,7 @@ runMain('gateway', async () => {
   const config = loadConfig(gatewayConfig);
   logger = createLogger('gateway', config.LOG_LEVEL);
   const store = await createStore(config);
-  const blobs = openBlobStore(config);
+  const blobs = await openBlobStore(config);
   // Request-path connections fail fast while Redis is away so callers get a 500, not a hang. Our
   // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis).
   const onError = (err: Error) => logger?.warn({ err: err.message }, 'redis connection error');

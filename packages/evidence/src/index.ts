@@ -3,7 +3,7 @@ export * from './content-types.js';
 export * from './guarded-fetch.js';
 export * from './blob-store.js';
 export * from './filesystem-blob-store.js';
-export * from './s3-blob-store.js';
+export type { S3BlobStoreOptions } from './s3-blob-store.js';
 export * from './evidence-config.js';
 export * from './open-blob-store.js';
 export * from './upload-tokens.js';

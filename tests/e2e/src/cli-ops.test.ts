@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '@rm/contracts';
 import { report, ROOT, System, type Key } from './harness.js';
 
 // The operators' CLI commands: queue depths (once and watching) and bulk user import.
@@ -21,7 +22,8 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-const QUEUE_NAMES = ['intake', 'decisions', 'notifications', 'notifications-dead', 'deadlines', 'sanctions'];
+// Every queue of the typed catalog, in its order: a queue added to the catalog must show.
+const QUEUE_NAMES: string[] = Object.values(QUEUES).map((q) => q.name);
 const HEADER = /^QUEUE\s+WAITING\s+ACTIVE\s+DELAYED\s+FAILED\s+COMPLETED\s+WORKERS$/;
 
 /** The rows of one printed queue table, by queue name: [waiting, active, delayed, failed, completed, workers]. */

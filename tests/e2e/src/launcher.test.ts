@@ -131,7 +131,7 @@ describe('two systems started by the launcher on one host', () => {
     const code = await new Promise<number | null>((r) => c.child.once('exit', r));
     expect(code).toBe(1);
     const out = c.output.join('');
-    expect(out).toContain(`port ${a!.metrics} (intake-worker), ${a!.metrics + 1} (moderation-worker), ${a!.metrics + 2} (notification-worker) already in use`);
+    expect(out).toContain(`port ${a!.metrics} (intake-worker), ${a!.metrics + 1} (moderation-worker), ${a!.metrics + 2} (notification-worker), ${a!.metrics + 3} (evidence-worker) already in use`);
     expect(out).toContain('another METRICS_PORT');
   });
 

@@ -16,7 +16,7 @@ export function evidenceCommand(ctx: () => CliContext): Command {
     .action(async (options: { dryRun?: boolean; json?: boolean }) => {
       const config: z.infer<typeof evidenceCliConfig> = loadConfig(evidenceCliConfig);
       const store = await ctx().getStore();
-      const blobs = openBlobStore(config);
+      const blobs = await openBlobStore(config);
       try {
         const result = await sweepEvidence({ store, blobs }, { retentionDays: config.EVIDENCE_RETENTION_DAYS, batchSize: 500, dryRun: options.dryRun === true });
         if (options.json) {
