@@ -7,6 +7,8 @@ import type {
   CounterDoc,
   DeliveryDoc,
   EffectDoc,
+  EvidenceAuditDoc,
+  EvidenceDoc,
   EventDoc,
   MessageDoc,
   MigrationDoc,
@@ -18,7 +20,6 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
-import type { EvidenceAuditDoc, EvidenceDoc } from './evidence.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {

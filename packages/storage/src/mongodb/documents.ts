@@ -1,3 +1,4 @@
+import type { ObjectId } from 'mongodb';
 import type {
   ApiKeyRecord,
   CaseEvent,
@@ -8,6 +9,8 @@ import type {
   ChatMessageRecord,
   DeliveryRecord,
   EffectRecord,
+  EvidenceAuditEntry,
+  EvidenceItemRecord,
   ModeratorRecord,
   NewReport,
   ReportRecord,
@@ -238,3 +241,8 @@ export type EffectDoc = Omit<EffectRecord, 'id'> & {
    */
   ordinal?: number;
 };
+
+/** One evidence item; `_id` is `<reportId>/<index>`, so a report's item is stored once. */
+export type EvidenceDoc = EvidenceItemRecord & { _id: string };
+/** One audit entry; `_id` is the driver's ObjectId (it breaks ties between entries of one time). */
+export type EvidenceAuditDoc = EvidenceAuditEntry & { _id?: ObjectId };

@@ -1,12 +1,9 @@
-import type { MongoClient, ObjectId, TransactionOptions } from 'mongodb';
-import { DECIDED_STATES, type EvidenceAction, type EvidenceAuditEntry, type EvidenceItemRecord, type EvidenceState } from '../records.js';
+import type { MongoClient, TransactionOptions } from 'mongodb';
+import { DECIDED_STATES, type EvidenceAction, type EvidenceItemRecord, type EvidenceState } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
+import type { EvidenceDoc } from './documents.js';
 
-/** One evidence item; `_id` is `<reportId>/<index>`, so a report's item is stored once. */
-export type EvidenceDoc = EvidenceItemRecord & { _id: string };
-/** One audit entry; `_id` is the driver's ObjectId (it breaks ties between entries of one time). */
-export type EvidenceAuditDoc = EvidenceAuditEntry & { _id?: ObjectId };
 
 const idOf = (reportId: string, index: number) => `${reportId}/${index}`;
 const toItem = ({ _id: _ignored, ...item }: EvidenceDoc): EvidenceItemRecord => item;
