@@ -1,4 +1,5 @@
 import { PlatformError, PlatformRateLimitedError } from './errors.js';
+import { exchange, HttpTimeoutError, type HttpReply } from './http-exchange.js';
 
 export interface HttpTarget {
   /** Names the platform in errors: "the chat platform did not answer within 3000 ms". */
@@ -30,34 +31,31 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
 }
 
 /**
- * One HTTP call to a platform with Node's fetch: a timeout on every call, 429 + retry-after
+ * One HTTP call to a platform: a timeout on every call, 429 + retry-after
  * honoured, and network failures turned into a PlatformError that says what happened. Any other
  * status is returned for the caller to judge.
  */
 export async function callPlatform(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
   for (let waits = 0; ; waits++) {
-    let res: Response;
-    let text: string;
+    let answer: HttpReply;
     try {
-      res = await fetch(url, {
+      answer = await exchange(url, {
         method,
         headers: { accept: 'application/json', ...(payload !== undefined && { 'content-type': 'application/json' }), ...target.headers },
         ...(payload !== undefined && { body: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
-        signal: AbortSignal.timeout(target.timeoutMs),
+        timeoutMs: target.timeoutMs,
       });
-      text = await res.text();
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new PlatformError(target.platform, `did not answer within ${target.timeoutMs} ms`, true);
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new PlatformError(target.platform, `could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message})`, true);
+      if (err instanceof HttpTimeoutError) throw new PlatformError(target.platform, `did not answer within ${target.timeoutMs} ms`, true);
+      throw new PlatformError(target.platform, `could not be reached (${(err as { code?: string }).code ?? (err as Error).message})`, true);
     }
-    if (res.status === 429) {
-      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+    if (answer.status === 429) {
+      const retryAfterMs = parseRetryAfter(answer.header('retry-after'));
       if (waits >= MAX_INLINE_WAITS || retryAfterMs > target.maxInlineRetryAfterMs) throw new PlatformRateLimitedError(target.platform, retryAfterMs);
       await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
       continue;
     }
-    return { status: res.status, body: parseJson(text) };
+    return { status: answer.status, body: parseJson(answer.text) };
   }
 }
 
