@@ -55,6 +55,13 @@ describe('the triage policy', () => {
     expect(ladder({ lookback: 'a year' })).toThrow(/^ladder\.lookback: must be a positive ISO 8601 duration/);
     expect(bad({ kinds: { warning: { label: 'Warn', blocksLogin: true } } })).toThrow(/^kinds\.warning\.blocksLogin: a warning restricts nothing/);
     expect(bad({ kinds: { voice: { label: 'No voice' } } })).toThrow(/^kinds\.voice\.blocksLogin/);
+    // Appeals stay open at least six months (DSA Article 20); absent, the defaults apply.
+    expect(bad({ appeals: { window: 'P90D' } })).toThrow(/^appeals\.window: must be an ISO 8601 duration of at least P180D/);
+    expect(bad({ appeals: { window: 'P179D' } })).toThrow(/^appeals\.window/);
+    expect(loadPolicy(file('year.json', JSON.stringify({ ...DEFAULT_POLICY, appeals: { window: 'P1Y', sla: 'P2D' } }))).appeals).toEqual({ window: 'P1Y', sla: 'P2D' });
+    expect(loadPolicy(file('appeals.json', JSON.stringify({ ...DEFAULT_POLICY, appeals: { window: 'P365D' } }))).appeals).toEqual({ window: 'P365D', sla: 'P7D' });
+    const { appeals: _omitted, ...withoutAppeals } = DEFAULT_POLICY;
+    expect(loadPolicy(file('no-appeals.json', JSON.stringify(withoutAppeals))).appeals).toEqual({ window: 'P180D', sla: 'P7D' });
     expect(() => loadPolicy(file('broken.json', '{'))).toThrow(/is not valid JSON/);
     expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read/);
   });

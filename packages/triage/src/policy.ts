@@ -9,6 +9,11 @@ export function lookbackMs(text: string): number | null {
   return years ? Number(years[1]) * 365 * 86_400_000 : parseIsoDuration(text);
 }
 const lookback = z.string().refine((v) => (lookbackMs(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as P1Y, P90D or P1W');
+/** DSA Article 20(1): a complaint must be possible for at least six months after the decision. */
+export const MIN_APPEAL_WINDOW_MS = 180 * 86_400_000;
+const appealWindow = z
+  .string()
+  .refine((v) => (lookbackMs(v) ?? 0) >= MIN_APPEAL_WINDOW_MS, "must be an ISO 8601 duration of at least P180D (six months, the EU Digital Services Act's minimum)");
 const share = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 const weight = z.number().min(0, 'must be at least 0');
 const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -, at most 64');
@@ -104,6 +109,8 @@ export const TriagePolicy = z
         steps: z.record(name, z.array(LadderStep).min(1, 'must list at least one step')).default({}),
       })
       .default({ lookback: 'P1Y', steps: {} }),
+    /** Appeals: open for `window` after a sanction starts; each should be decided within `sla`. */
+    appeals: z.strictObject({ window: appealWindow.default('P180D'), sla: duration.default('P7D') }).default({ window: 'P180D', sla: 'P7D' }),
     /** How long a claim holds before it expires (read by claim expiry). */
     claimTtl: duration,
     /** The moderator automatic sanctions are recorded as (registered with `moderator add`). */
@@ -151,6 +158,7 @@ export const DEFAULT_POLICY: TriagePolicy = {
   rules: [],
   kinds: {},
   ladder: { lookback: 'P1Y', steps: {} },
+  appeals: { window: 'P180D', sla: 'P7D' },
   claimTtl: 'PT30M',
   systemModeratorId: 'system',
 };
