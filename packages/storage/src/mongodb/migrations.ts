@@ -114,7 +114,7 @@ async function backfillOutcomesIn(c: Collections, session: ClientSession): Promi
   await c.migrations.insertOne({ _id: REPORT_OUTCOMES_BACKFILL, doneAt: Date.now() }, { session });
   // Each report of each decided case without an outcome yet, with the time of the decision that
   // put its case in its state (the case's last change, for a case without that event).
-  const outcomes = c.cases.aggregate<PendingOutcome & { receivedAt: number }>(
+  const outcomes = c.cases.aggregate<PendingOutcome>(
     [
       { $match: { state: { $in: ['approved', 'dismissed'] } } },
       {
@@ -147,12 +147,13 @@ async function backfillOutcomesIn(c: Collections, session: ClientSession): Promi
         },
       },
       { $sort: { at: 1, receivedAt: 1, _id: 1 } },
+      { $unset: 'receivedAt' },
     ],
     { session },
   );
   const BATCH = 1_000;
   let batch: PendingOutcome[] = [];
-  for await (const { receivedAt: _receivedAt, ...o } of outcomes) {
+  for await (const o of outcomes) {
     batch.push(o);
     if (batch.length === BATCH) {
       await appendOutcomes(c, session, batch);
