@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorShape, report, System, type Key } from './harness.js';
+import { endpoint, loadContract, names } from './spec.js';
 
 // GET /v1/reporters/{platform}/{reporterId}/outcomes over HTTP: what a reporter learns of their
 // reports (actioned or not, and when), never the penalty; paged by seq without gaps while
@@ -240,5 +241,19 @@ describe('the approval DM to chat-platform reporters', () => {
     const res = await sys.post(`/v1/reports/${reportId}/approve`, admin.auth, { moderator: { id: 'm1' }, dm: 'yes' });
     expect(res.status).toBe(400);
     expect(res.body.errors?.map((e: any) => e.field)).toEqual(['dm']);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('describes the outcomes endpoint with the fields of the contract’s extension', async () => {
+    const doc = (await sys.request('GET', '/openapi.json')).body;
+    const op = doc.paths['/v1/reporters/{platform}/{reporterId}/outcomes'].get;
+    const contract = endpoint(loadContract(), 'GET', '/v1/reporters/{platform}/{reporterId}/outcomes');
+    const ok = op.responses['200'].content['application/json'].schema;
+    expect(Object.keys(ok.properties).sort()).toEqual(names(contract.response.fields!));
+    expect(Object.keys(ok.properties.outcomes.items.properties).sort()).toEqual(names(contract.response.fields!['outcomes']!.entry!));
+    expect(op.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort()).toEqual(['after', 'limit']);
+    expect(op.parameters.find((p: any) => p.name === 'platform').schema.enum).toEqual(['gameplatform', 'chatplatform']);
+    for (const status of ['400', '401', '403', '404', '429', '500']) expect(op.responses[status], status).toBeDefined();
   });
 });
