@@ -173,7 +173,9 @@ export interface Store {
   listCases(query: CaseQuery): Promise<{ total: number; cases: TriagedCase[] }>;
   /**
    * Every stored report, a page at a time in the store's own order (not time order), for replays.
-   * Pass the returned cursor to get the next page; null when there is no more.
+   * Pass the returned cursor to get the next page; null when there is no more. A scan returns every
+   * report stored before it began exactly once; a report stored during it at most once (SQLite:
+   * always, in rowid order; MongoDB: when its id sorts after the cursor; docs/decisions.md).
    */
   scanReports(cursor: string | null, limit: number): Promise<{ reports: ReportRecord[]; cursor: string | null }>;
 
