@@ -77,6 +77,7 @@ describe('GET /v1/reporters/{platform}/{reporterId}/outcomes', () => {
   it('answers 400 naming the parameter for an unknown platform, a bad cursor or limit, an unknown parameter', async () => {
     for (const [url, field] of [
       [path('steam', 'x'), 'platform'],
+      [path('gameplatform', ''), 'reporterId'],
       [path('gameplatform', 'x', '?after=-1'), 'after'],
       [path('gameplatform', 'x', '?after=abc'), 'after'],
       [path('gameplatform', 'x', '?limit=0'), 'limit'],
