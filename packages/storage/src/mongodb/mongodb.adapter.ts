@@ -10,12 +10,13 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
-import { backfillReporterStats } from './migrations.js';
+import { backfillReportOutcomes, backfillReporterStats } from './migrations.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
 import { refuseUndefinedKeys } from './undefined-keys.js';
 import { evidenceMethods } from './evidence.js';
+import { reporterOutcomeMethods } from './reporter-outcomes.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -29,6 +30,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Store
     await ensureSchema(db, c);
     await migrateBans(client, c);
     await backfillReporterStats(client, c);
+    await backfillReportOutcomes(client, c);
     return refuseUndefinedKeys(mongoStore(client, c));
   } catch (err) {
     await client.close();
@@ -130,6 +132,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...sanctionMethods(client, c),
     ...triageMethods(client, c),
     ...evidenceMethods(client, c),
+    ...reporterOutcomeMethods(c),
     close() {
       closing ??= client.close();
       return closing;
