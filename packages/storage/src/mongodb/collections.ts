@@ -1,5 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type {
+  AppealDoc,
+  AppealEventDoc,
   ApiKeyDoc,
   BanDoc,
   CaseDoc,
@@ -42,6 +44,8 @@ export const COLLECTION_NAMES = {
   migrations: 'migrations',
   evidence: 'evidence',
   evidenceAudit: 'evidence_audit',
+  appeals: 'appeals',
+  appealEvents: 'appeal_events',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -65,6 +69,8 @@ export interface Collections {
   migrations: Collection<MigrationDoc>;
   evidence: Collection<EvidenceDoc>;
   evidenceAudit: Collection<EvidenceAuditDoc>;
+  appeals: Collection<AppealDoc>;
+  appealEvents: Collection<AppealEventDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -89,5 +95,7 @@ export function collectionsOf(db: Db): Collections {
     migrations: db.collection<MigrationDoc>(n.migrations),
     evidence: db.collection<EvidenceDoc>(n.evidence),
     evidenceAudit: db.collection<EvidenceAuditDoc>(n.evidenceAudit),
+    appeals: db.collection<AppealDoc>(n.appeals),
+    appealEvents: db.collection<AppealEventDoc>(n.appealEvents),
   };
 }

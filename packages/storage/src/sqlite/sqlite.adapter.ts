@@ -46,6 +46,7 @@ import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
 import { sqliteEvidence } from './evidence.js';
+import { sqliteAppeals } from './appeals.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -354,6 +355,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ...sanctions.methods,
     ...triage.methods,
     ...sqliteEvidence(db),
+    ...sqliteAppeals(db, sanctions, triage.uncountApproval),
     async close() {
       if (closed) return;
       closed = true;
