@@ -21,6 +21,7 @@ import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
 import { sanctionsRoutes } from './routes/sanctions.routes.js';
 import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js';
+import { appealsRoutes } from './routes/appeals.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -73,6 +74,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(playersRoutes(deps));
       await v1.register(meRoutes(deps));
       await v1.register(evidenceRoutes(deps));
+      await v1.register(appealsRoutes(deps));
     },
     { prefix: '/v1' },
   );
