@@ -66,7 +66,7 @@ export interface StatsInput {
   timelines: CaseTimeline[];
   breaches: SlaBreach[];
   /** Appeals submitted or decided since `since` (appealsSince). */
-  appeals?: AppealRecord[];
+  appeals: AppealRecord[];
   categoryOf: (c: { caseId: string; userId: string }) => string;
 }
 
@@ -119,7 +119,7 @@ export function statsFigures(input: StatsInput): StatsResponse {
   const appealsAll = new AppealTally();
   const appealsByModerator = new Map<string, AppealTally>();
   const appealsByCategory = new Map<string, AppealTally>();
-  for (const a of input.appeals ?? []) {
+  for (const a of input.appeals) {
     const tallies = [appealsAll, group(appealsByModerator, a.sanctionModeratorId, () => new AppealTally()), group(appealsByCategory, a.category ?? input.categoryOf({ caseId: a.caseId ?? '', userId: a.userId }), () => new AppealTally())];
     for (const t of tallies) t.add(a, inWindow);
   }
