@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { createStore } from '@rm/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakePlatform } from './fake-platform.js';
 import { isErrorShape, System, type Key } from './harness.js';
@@ -152,18 +151,22 @@ describe('POST /v1/appeals', () => {
     expect(e.status).toBe(400);
     expect(e.body.message).toMatch(/expired/);
 
-    if (process.env['MONGODB_URL']) return; // the clock is moved on the SQLite file below
-    const old = await sanctioned();
-    // 181 days pass: the sanction started before the P180D window.
-    const db = new Database(join(sys.dataDir, 'reports.db'));
+    // A sanction that started 181 days ago (stored through the storage port, as a trusted system's
+    // would have been then): past the P180D window. One that started 179 days ago is still open.
+    const store = await createStore({ DATA_DIR: sys.dataDir, MONGODB_URL: sys.env['MONGODB_URL'], MONGODB_DB: sys.env['MONGODB_DB'] });
+    const old = await newUser();
+    const item = (id: string) => ({ id, userId: old, kind: 'ban', blocksLogin: true, category: 'cheating', source: { type: 'anticheat', id: 'detector' }, idempotencyKey: id, evidence: [], reason: 'cheat software', moderatorId: 'anticheat', expiresAt: null, effects: [] });
     try {
-      db.prepare('UPDATE sanctions SET created_at = created_at - ? WHERE id = ?').run(181 * 86_400_000, old.sanctionId);
+      await store.createSanctions({ items: [item(`${old}-181`)], at: Date.now() - 181 * 86_400_000, effectiveAt: null, sourceId: `${old}-181` });
+      await store.createSanctions({ items: [item(`${old}-179`)], at: Date.now() - 179 * 86_400_000, effectiveAt: null, sourceId: `${old}-179` });
     } finally {
-      db.close();
+      await store.close();
     }
-    const w = await submit({ sanctionId: old.sanctionId, userId: old.userId, statement: 'unfair' });
+    const w = await submit({ sanctionId: `${old}-181`, userId: old, statement: 'unfair' });
     expect(w.status).toBe(400);
     expect(w.body.message).toMatch(/appeal window of sanction .* \(P180D after it started on .*\) closed on /);
+    const inTime = await submit({ sanctionId: `${old}-179`, userId: old, statement: 'unfair' });
+    expect(inTime.status, JSON.stringify(inTime.body)).toBe(200);
   });
 });
 
