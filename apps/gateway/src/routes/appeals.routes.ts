@@ -45,11 +45,12 @@ export function appealsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/appeals',
-      { config: view, schema: { ...doc('listAppeals', 'The appeals queue, oldest first (by default open and claimed ones), a page after a cursor'), querystring: AppealsQuery, response: { 200: AppealsResponse, ...errorResponses(false) } } },
+      { config: view, schema: { ...doc('listAppeals', 'The appeals queue, oldest first (by default open and claimed ones; all of a player\'s with userId), a page after a cursor'), querystring: AppealsQuery, response: { 200: AppealsResponse, ...errorResponses(false) } } },
       async (req) => {
         const q = req.query;
         const appeals = await deps.store.listAppeals({
-          states: q.state ? [q.state] : ['open', 'claimed'],
+          // The queue is what waits (open, claimed); a player's appeals are all of theirs.
+          states: q.state ? [q.state] : q.userId !== undefined ? ['open', 'claimed', 'upheld', 'overturned'] : ['open', 'claimed'],
           category: q.category,
           userId: q.userId,
           after: q.after === undefined ? undefined : decodeAppealCursor(q.after)!,
