@@ -237,6 +237,11 @@ describe('deciding appeals', () => {
       ['overturn', 'm2', 'overturned'],
     ]);
 
+    const cli = await sys.cli(['case', 'history', s.reportId]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(new RegExp(`appeal ${appeal.id} of sanction ${s.sanctionId}: overturned`));
+    for (const action of ['appeal.submit', 'appeal.claim', 'appeal.overturn']) expect(cli.stdout).toContain(action);
+
     // Counted as an overturn of m1's decision, and of the cheating category.
     const stats = (await sys.get('/v1/stats?window=PT1H', admin.auth)).body;
     expect(stats.appeals.overturned).toBeGreaterThanOrEqual(1);
