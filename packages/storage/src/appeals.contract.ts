@@ -162,6 +162,29 @@ export function describeAppealsContract(store: () => Store): void {
       expect((await store().sanctionEventsOf('ap-d5')).map((e) => e.type)).toEqual(['sanction.created', 'sanction.lifted', 'appeal.resolved']);
     });
 
+    it('evidence of a case is kept while an appeal of its sanction waits, even once the sanction ended', async () => {
+      const s = await sanctioned('ap-ev', 'ap-dev');
+      await store().recordEvidence({
+        reportId: 'r1-ap-dev',
+        index: 0,
+        caseId: s.caseId!,
+        state: 'captured',
+        failure: null,
+        detail: null,
+        sha256: 'a'.repeat(64),
+        size: 3,
+        contentType: 'image/png',
+        capturedAt: 4_500,
+        at: 4_500,
+      });
+      const { appeal } = await store().createAppeal(newAppeal('ap-ev-1', s));
+      await store().liftSanction({ sanctionId: s.id, at: 6_500, moderatorId: 'mod-1', sourceId: 'ap-ev-lift', effects: [] });
+      const expired = async () => (await store().expiredEvidence(Date.now() + 60_000, 100)).filter((i) => i.reportId === 'r1-ap-dev');
+      expect(await expired()).toEqual([]);
+      await store().transitionAppeal(move(appeal, 'upheld', 'ap-ev-up'));
+      expect((await expired()).map((i) => i.index)).toEqual([0]);
+    });
+
     it('lists appeals oldest first by state, category, player and case, a page after a cursor', async () => {
       const a = await sanctioned('ap-l1', 'ap-dl1', 'cheating');
       const b = await sanctioned('ap-l2', 'ap-dl2', 'spam');

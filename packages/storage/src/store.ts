@@ -190,7 +190,8 @@ export interface Store {
   evidenceAudit(reportId: string): Promise<EvidenceAuditEntry[]>;
   /**
    * Captured items whose case was decided (approved or dismissed) before `decidedBefore` and has
-   * no active sanction, oldest decision first: what retention may delete.
+   * no active sanction and no appeal waiting for a decision, oldest decision first: what retention
+   * may delete.
    */
   expiredEvidence(decidedBefore: number, limit: number): Promise<EvidenceItemRecord[]>;
   /**
