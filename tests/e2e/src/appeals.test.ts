@@ -249,6 +249,21 @@ describe('deciding appeals', () => {
     expect(stats.byCategory.find((c: any) => c.category === 'cheating').appeals.overturned).toBeGreaterThanOrEqual(1);
   });
 
+  it('races have one winner: filings at once store one appeal, two overturns at once lift the sanction once', async () => {
+    const s = await sanctioned('m1');
+    const filings = await Promise.all([1, 2, 3, 4, 5].map((i) => submit({ sanctionId: s.sanctionId, userId: s.userId, statement: `try ${i}` })));
+    expect(filings.map((f) => f.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(filings.filter((f) => f.body.created)).toHaveLength(1);
+    expect(new Set(filings.map((f) => f.body.appeal.id)).size).toBe(1);
+    const appealId = filings[0]!.body.appeal.id;
+    const [a, b] = await Promise.all([act(appealId, 'overturn', 'm2', { reason: 'first' }), act(appealId, 'overturn', 'm3', { reason: 'second' })]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    expect((a.status === 400 ? a : b).body.message).toBe('The appeal is already overturned');
+    const events = await feedOf(s.sanctionId);
+    expect(events.map((e) => e.type)).toEqual(['sanction.created', 'sanction.lifted', 'appeal.resolved']);
+    expect(await reportersOf(s.caseId)).toEqual([0, 0]);
+  });
+
   it('uphold keeps the sanction and sends appeal.resolved once, with the reviewer\'s reason', async () => {
     const s = await sanctioned('m1');
     const { appeal } = (await submit({ sanctionId: s.sanctionId, userId: s.userId, statement: 'Too harsh' })).body;
