@@ -284,7 +284,10 @@ describe('deciding appeals', () => {
     expect((await submit({ sanctionId: s.sanctionId, userId: s.userId, statement: 'again' })).body).toMatchObject({ created: false, appeal: { id: appeal.id, state: 'upheld' } });
   });
 
-  it('a claim expires after the claim TTL (released by system), and an undecided appeal is escalated once past its SLA', async () => {
+  it('a claim expires after the claim TTL (released by system), and an undecided appeal is escalated once past its SLA; a decided one is not', async () => {
+    const decided = await sanctioned('m1');
+    const met = (await submit({ sanctionId: decided.sanctionId, userId: decided.userId, statement: 'Quick one' })).body.appeal;
+    expect((await act(met.id, 'uphold', 'm2', { reason: 'Seen' })).status).toBe(200);
     const s = await sanctioned('m1');
     const { appeal } = (await submit({ sanctionId: s.sanctionId, userId: s.userId, statement: 'Please' })).body;
     expect((await act(appeal.id, 'claim', 'm2')).status).toBe(200);
@@ -298,7 +301,9 @@ describe('deciding appeals', () => {
     await sys.waitFor(async () => (await sys.get(`/v1/appeals/${appeal.id}`, admin.auth)).body.appeal.slaBreached === true, 20_000, 'the SLA escalation');
     const messages = JSON.parse((await sys.cli(['messages', 'list', '--limit', '1000', '--json'])).stdout) as { channel: string; content: string }[];
     expect(messages.filter((m) => m.channel === 'escalations' && m.content.includes(appeal.id))).toHaveLength(1);
-    // A decided appeal met its SLA: the one decided above in this file is not flagged.
+    // The appeal decided in time met its SLA (its check was due before this one's).
+    expect((await sys.get(`/v1/appeals/${met.id}`, admin.auth)).body.appeal).toMatchObject({ state: 'upheld', slaBreached: false });
+    expect(messages.filter((m) => m.content.includes(met.id))).toEqual([]);
   });
 });
 
@@ -331,5 +336,11 @@ describe('GET /v1/appeals', () => {
     expect((await sys.get('/v1/appeals/no-such-appeal', admin.auth)).status).toBe(404);
     expect((await act('no-such-appeal', 'claim', 'm2')).status).toBe(404);
     expect((await act(first.id, 'claim', 'nobody')).status).toBe(404);
+    // A key bound to a moderator acts only as them, on appeals as on cases.
+    const bound = await sys.createKey(['--permission', 'reports.handle_reports', '--moderator', 'm2']);
+    const asOther = await sys.post(`/v1/appeals/${first.id}/claim`, bound.auth, { moderator: { id: 'm3' } });
+    expect(asOther.status).toBe(403);
+    expect(asOther.body.message).toMatch(/bound to moderator m2/);
+    expect((await sys.post(`/v1/appeals/${first.id}/claim`, bound.auth, { moderator: { id: 'm2' } })).status).toBe(200);
   });
 });
