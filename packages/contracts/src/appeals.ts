@@ -95,7 +95,8 @@ const cursorMessage = 'after must be a cursor returned as next';
 export const AppealsQuery = z.strictObject({
   state: z.enum(APPEAL_STATES, { error: `state must be one of ${APPEAL_STATES.join(', ')}` }).optional(),
   category: z.string({ error: 'category must be a string' }).min(1, 'category must not be empty').max(64, 'category must be at most 64 characters').optional(),
-  userId: playerId('userId').max(LIMITS.idLength, `userId must be at most ${LIMITS.idLength} characters`).optional(),
+  /** Any id submit accepts: one bound for a player id everywhere. */
+  userId: playerId('userId').optional(),
   after: z
     .string({ error: cursorMessage })
     .max(300, cursorMessage)

@@ -326,6 +326,10 @@ describe('GET /v1/appeals', () => {
     expect(all.indexOf(first.id)).toBeLessThan(all.indexOf(second.id));
     expect(all.indexOf(first.id)).toBeGreaterThanOrEqual(0);
     expect((await sys.get('/v1/appeals?category=spam', admin.auth)).body.appeals).toEqual([]);
+    // A player id of any length, as submit takes it.
+    const long = await sys.get(`/v1/appeals?userId=${encodeURIComponent('é'.repeat(300))}`, admin.auth);
+    expect(long.status).toBe(200);
+    expect(long.body).toEqual({ success: true, appeals: [], next: null });
     const upheld = (await sys.get('/v1/appeals?state=upheld&limit=100', admin.auth)).body.appeals;
     expect(upheld.every((x: any) => x.state === 'upheld')).toBe(true);
     for (const bad of ['after=nope', 'limit=0', 'state=closed']) {
