@@ -45,7 +45,12 @@ const applied = new Set();
 function apply(e) {
   if (applied.has(e.seq)) return; // the webhook and the feed share the seq: apply each change once
   applied.add(e.seq);
-  const action = e.type !== 'sanction.created' ? '' : e.kind === 'ban' ? ' -> kick if online' : e.kind === 'warning' ? ' -> show the warning' : ` -> apply ${e.kind} restriction`;
+  if (e.type === 'appeal.resolved') {
+    // Tell the player how their appeal ended, in the reviewer's words (docs/appeals.md).
+    console.log(`#${e.seq} appeal ${e.appeal.id} of sanction ${e.sanctionId} ${e.appeal.outcome} for user ${e.userId}: ${e.appeal.reason}`);
+    return;
+  }
+  const action = e.type !== 'sanction.created' ? (e.cause === 'appeal' ? ' (appeal overturned)' : '') : e.kind === 'ban' ? ' -> kick if online' : e.kind === 'warning' ? ' -> show the warning' : ` -> apply ${e.kind} restriction`;
   console.log(`#${e.seq} ${e.type} ${e.kind} user ${e.userId}${action}`);
 }
 

@@ -2,6 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api } from './api/client';
 import type { Me } from './api/me';
 import { go, hrefOf, useRoute } from './components/router';
+import { AppealPage } from './pages/appeal.page';
+import { AppealsPage } from './pages/appeals.page';
 import { CasePage } from './pages/case.page';
 import { PlayerPage } from './pages/player.page';
 import { QueuePage } from './pages/queue.page';
@@ -42,6 +44,9 @@ export function App() {
           <a href={hrefOf({ page: 'queue' })} aria-current={route.page === 'queue' ? 'page' : undefined}>
             Queue
           </a>
+          <a href={hrefOf({ page: 'appeals' })} aria-current={route.page === 'appeals' || route.page === 'appeal' ? 'page' : undefined}>
+            Appeals
+          </a>
           <a href={hrefOf({ page: 'stats' })} aria-current={route.page === 'stats' ? 'page' : undefined}>
             Stats
           </a>
@@ -64,6 +69,8 @@ export function App() {
       {route.page === 'case' && <CasePage caseId={route.caseId} me={me} />}
       {route.page === 'report' && <ReportPage reportId={route.reportId} me={me} />}
       {route.page === 'player' && <PlayerPage userId={route.userId} />}
+      {route.page === 'appeals' && <AppealsPage />}
+      {route.page === 'appeal' && <AppealPage appealId={route.appealId} me={me} />}
       {route.page === 'stats' && <StatsPage />}
     </div>
   );

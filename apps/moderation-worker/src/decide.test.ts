@@ -46,6 +46,7 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
       userSync: new UserStateSync(connection, prefix),
       statusCache: new SanctionStatusCache(connection, prefix),
       notify: n.notify,
+      scheduleDeadline: () => Promise.resolve(),
       scheduleExpiry: async (sanctionId, expiresAt) => {
         await sanctionsQueue.add('expire', { kind: 'expire', sanctionId }, { jobId: `expire-${sanctionId}`, delay: Math.max(0, expiresAt - Date.now()) });
       },

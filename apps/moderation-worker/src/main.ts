@@ -3,9 +3,10 @@ import { createNotifier, EffectRelay, effectHandlers } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
-import { queueSettingsOf } from '@rm/triage';
+import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
+import { decideAppeal } from './decide-appeal.js';
 import { GuardRebuild, REBUILD_CHECK_MS } from './guard-rebuild.js';
 import { handleDeadline } from './handle-deadline.js';
 import { installQueueHealthMetrics } from './queue-health-metrics.js';
@@ -29,6 +30,7 @@ runMain('moderation-worker', async () => {
       statusCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
       notify: notifier.notify,
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
+      scheduleDeadline: (job, dueAt) => deadlines.schedule(job, dueAt),
     }),
     onError: (err, effect) => log.warn({ err, effectId: effect.id, kind: effect.kind }, 'effect failed; it stays pending for the sweep'),
   });
@@ -57,6 +59,11 @@ runMain('moderation-worker', async () => {
   consume(
     'decisions',
     async (job) => {
+      if ('appealId' in job) {
+        const result = await decideAppeal({ ...deps, appeals: { claimTtlMs: deps.policy.claimTtlMs, systemModeratorId: config.TRIAGE_POLICY.systemModeratorId } }, job);
+        log.info({ action: job.action, appealId: job.appealId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'appeal decision handled');
+        return result;
+      }
       const result = await decide(deps, job);
       log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
       return result;
@@ -69,7 +76,10 @@ runMain('moderation-worker', async () => {
   consume(
     'deadlines',
     async (job) => {
-      const outcome = await handleDeadline({ ...deps, slaBreached: queueHealth.slaBreached, settings: { ...deps.settings, escalationChannel: config.ESCALATION_CHANNEL_ID } }, job);
+      const outcome = await handleDeadline(
+        { ...deps, slaBreached: queueHealth.slaBreached, settings: { ...deps.settings, escalationChannel: config.ESCALATION_CHANNEL_ID }, appealSlaMs: appealSettingsOf(config.TRIAGE_POLICY).slaMs },
+        job,
+      );
       log.info({ ...job, outcome }, 'deadline handled');
       return outcome;
     },

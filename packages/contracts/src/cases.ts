@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppealEventView, AppealView } from './appeals.js';
 import { EvidenceItemView } from './evidence.js';
 import { ListQuery, ModeratorView } from './http.js';
 import { LIMITS } from './limits.js';
@@ -96,6 +97,8 @@ export const CaseDetail = CaseSummary.extend({
   decisions: z.array(CaseDecision),
   /** Every sanction of the player, newest first, as GET /v1/sanctions/{userId} shows them. */
   sanctions: z.array(SanctionView),
+  /** Appeals of this case's sanction, each with its story (submitted, claimed, resolved), oldest first. */
+  appeals: z.array(AppealView.extend({ history: z.array(AppealEventView) })),
   /** What an approval without kind and duration would impose now: the ladder's next step for the case's category. */
   proposedSanction: z.strictObject({
     category: z.string(),

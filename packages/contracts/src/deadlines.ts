@@ -13,6 +13,10 @@ export const DeadlineJob = z.discriminatedUnion('kind', [
    * the case's creation, else the id of the undo that reopened it.
    */
   z.object({ kind: z.literal('sla.check'), caseId: z.string(), openingId: z.string(), category: z.string() }),
+  /** The claim of an appeal made by decision `claimDecisionId` expires, unless another decision followed it. */
+  z.object({ kind: z.literal('appeal.claim.expiry'), appealId: z.string(), claimDecisionId: z.string() }),
+  /** The appeal must be decided by now (the policy's appeals.sla after its submission). */
+  z.object({ kind: z.literal('appeal.sla.check'), appealId: z.string() }),
 ]);
 export type DeadlineJob = z.infer<typeof DeadlineJob>;
 
@@ -26,5 +30,9 @@ export function deadlineJobId(job: DeadlineJob): string {
       return `claim-expiry-${job.claimDecisionId}`;
     case 'sla.check':
       return `sla-${job.caseId}-${job.openingId}`;
+    case 'appeal.claim.expiry':
+      return `appeal-claim-expiry-${job.claimDecisionId}`;
+    case 'appeal.sla.check':
+      return `appeal-sla-${job.appealId}`;
   }
 }

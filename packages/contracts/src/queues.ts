@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVIDENCE_TYPES, PLATFORMS, REPORT_TYPES } from './http.js';
 import { DecisionJob } from './decisions.js';
+import { AppealDecisionJob } from './appeals.js';
 import { SanctionJob, sanctionJobId } from './sanction-jobs.js';
 import { DeadNotification, NotificationJob, notificationJobId } from './notifications.js';
 import { DeadlineJob, deadlineJobId } from './deadlines.js';
@@ -59,7 +60,8 @@ export const QUEUES = {
    * still fails at once), the wait between attempts capped by the intake worker's INTAKE_RETRY_MAX_MS.
    */
   intake: { name: 'intake', payload: IntakeJob, attempts: Number.MAX_SAFE_INTEGER, backoff: { type: 'exponential-jitter', delay: 500 } },
-  decisions: { name: 'decisions', payload: DecisionJob, attempts: 3, backoff: { type: 'exponential', delay: 200 } },
+  /** Case decisions, and appeal decisions beside them (one writer for both: the moderation worker). */
+  decisions: { name: 'decisions', payload: z.union([DecisionJob, AppealDecisionJob]), attempts: 3, backoff: { type: 'exponential', delay: 200 } },
   /** Defaults; NOTIFY_ATTEMPTS and NOTIFY_BACKOFF_MS override them where notifications are enqueued. */
   notifications: { name: 'notifications', payload: NotificationJob, attempts: 8, backoff: { type: 'exponential-jitter', delay: 1000 } },
   /** Dead letters of the notifications queue: never consumed, listed and replayed by the CLI. */

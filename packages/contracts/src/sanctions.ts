@@ -43,7 +43,7 @@ export const SanctionReason = z
   .max(SANCTION_LIMITS.reason.max, `reason must be ${SANCTION_LIMITS.reason.min} to ${SANCTION_LIMITS.reason.max} characters`);
 
 export const SANCTION_STATES = ['scheduled', 'active', 'expired', 'lifted'] as const;
-export const SANCTION_EVENT_TYPES = ['sanction.created', 'sanction.lifted', 'sanction.expired'] as const;
+export const SANCTION_EVENT_TYPES = ['sanction.created', 'sanction.lifted', 'sanction.expired', 'appeal.resolved'] as const;
 
 /** Where a sanction came from: `case`, `rule`, or a trusted system's own type (`anticheat`). */
 export const SanctionSourceView = z.strictObject({ type: z.string(), id: z.string() });
@@ -128,6 +128,10 @@ export const SanctionEventView = z.strictObject({
   kind: z.string(),
   expiresAt: z.number().int().nullable(),
   at: z.number().int(),
+  /** On a `sanction.lifted` by an overturned appeal: `appeal`. */
+  cause: z.literal('appeal').optional(),
+  /** On `appeal.resolved`: the appeal, its outcome and the reviewer's reason (show it to the player). */
+  appeal: z.strictObject({ id: z.string(), outcome: z.enum(['upheld', 'overturned']), reason: z.string() }).optional(),
 });
 export type SanctionEventView = z.infer<typeof SanctionEventView>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDuration } from './durations.js';
+import { AppealFigures } from './appeals.js';
 
 /** GET /v1/stats: the window the figures cover, an ISO 8601 duration back from now (default P7D). */
 export const StatsQuery = z.strictObject({
@@ -47,12 +48,16 @@ const queueFigures = {
   openSlaBreached: z.number().int(),
 };
 
-export const CategoryStats = z.strictObject({ category: z.string(), ...queueFigures, ...decisionFigures });
+/** Appeals of the category's sanctions (or of this moderator's decisions) in the window. */
+const appealFigures = { appeals: AppealFigures };
+
+export const CategoryStats = z.strictObject({ category: z.string(), ...queueFigures, ...decisionFigures, ...appealFigures });
 export const ModeratorStats = z.strictObject({
   moderatorId: z.string(),
   /** Cases this moderator holds now. */
   claimed: z.number().int(),
   ...decisionFigures,
+  ...appealFigures,
 });
 
 export const StatsResponse = z.strictObject({
@@ -64,6 +69,7 @@ export const StatsResponse = z.strictObject({
   ...queueFigures,
   reportsReceived: z.number().int(),
   ...decisionFigures,
+  ...appealFigures,
   byModerator: z.array(ModeratorStats),
   byCategory: z.array(CategoryStats),
 });

@@ -1,4 +1,4 @@
-import type { NotificationJob, SanctionEventView } from '@rm/contracts';
+import type { DeadlineJob, NotificationJob, SanctionEventView } from '@rm/contracts';
 import { isBannedBy, sanctionVersion, type CaseChange, type SanctionStatusCache, type UserStateSync } from '@rm/report-guard';
 import type { EffectRecord, NewEffect, SanctionEvent, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
 import type { EffectHandler } from './effect-relay.js';
@@ -19,6 +19,8 @@ export interface EffectPayloads {
   'sanction.webhook': { sanctionId: string; type: SanctionEventType };
   /** The delayed job that expires a temporary sanction. */
   'sanction.expiry': { sanctionId: string; expiresAt: number };
+  /** A delayed job on the deadlines queue (an appeal's SLA check, due at `dueAt`). */
+  deadline: { job: DeadlineJob; dueAt: number };
 }
 export type EffectKind = keyof EffectPayloads;
 export type EffectSpec = { [K in EffectKind]: { kind: K; payload: EffectPayloads[K] } }[EffectKind];
@@ -58,6 +60,8 @@ export interface EffectDeps {
   statusCache: SanctionStatusCache;
   notify: (job: NotificationJob) => Promise<void>;
   scheduleExpiry: (sanctionId: string, expiresAt: number) => Promise<void>;
+  /** Puts a deadline job on its queue (idempotent: its job id derives from what it is about). */
+  scheduleDeadline: (job: DeadlineJob, dueAt: number) => Promise<void>;
 }
 
 export const toEventView = (e: SanctionEvent): SanctionEventView => ({
@@ -69,6 +73,8 @@ export const toEventView = (e: SanctionEvent): SanctionEventView => ({
   kind: e.kind,
   expiresAt: e.expiresAt,
   at: e.at,
+  ...(e.cause && { cause: e.cause }),
+  ...(e.appeal && { appeal: e.appeal }),
 });
 
 /** The handler of every effect kind; each is idempotent. */
@@ -105,6 +111,10 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     'sanction.expiry': async (e) => {
       const p = payload<'sanction.expiry'>(e);
       await deps.scheduleExpiry(p.sanctionId, p.expiresAt);
+    },
+    deadline: async (e) => {
+      const p = payload<'deadline'>(e);
+      await deps.scheduleDeadline(p.job, p.dueAt);
     },
   };
 }

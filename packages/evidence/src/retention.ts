@@ -32,16 +32,9 @@ export interface SweepResult {
 }
 
 /**
- * ISSUE 28 HOOK: "an appeal is open". Appeals do not exist yet; when they do, evidence of a case
- * with an open appeal must be kept: answer true here for such a case and the sweep skips it.
- */
-async function appealIsOpen(_caseId: string): Promise<boolean> {
-  return false;
-}
-
-/**
  * The retention sweep (docs/evidence.md): captured evidence of cases decided more than
- * `retentionMs` ago, whose sanction is not active, is marked deleted with an audit entry, a
+ * `retentionMs` ago, whose sanction is not active and with no appeal waiting for a decision
+ * (the store leaves those out), is marked deleted with an audit entry, a
  * batch per transaction; the bytes go once no captured item holds them. Uploads nobody cited
  * within a day go too. The audit entries are the sweep's record; the caller logs the counts.
  */
@@ -50,25 +43,17 @@ export async function sweepEvidence(deps: SweepDeps, options: SweepOptions): Pro
   const cutoff = now - options.retentionMs;
   const maxItems = options.maxItems ?? 100_000;
   const result: SweepResult = { items: [], blobsDeleted: 0, uncitedUploads: [] };
-  const skipped = new Set<string>();
   while (result.items.length < maxItems) {
     // A dry run deletes nothing, so the store would answer the same page again: one read of all.
-    const limit = options.dryRun ? maxItems : Math.min(options.batchSize, maxItems - result.items.length) + skipped.size;
-    const found = await deps.store.expiredEvidence(cutoff, limit);
-    const batch: EvidenceItemRecord[] = [];
-    for (const item of found) {
-      const key = `${item.reportId}/${item.index}`;
-      if (skipped.has(key)) continue;
-      if (await appealIsOpen(item.caseId)) skipped.add(key);
-      else batch.push(item);
-    }
+    const limit = options.dryRun ? maxItems : Math.min(options.batchSize, maxItems - result.items.length);
+    const batch = await deps.store.expiredEvidence(cutoff, limit);
     if (batch.length === 0) break;
     result.items.push(...batch);
     if (options.dryRun) break;
     const unheld = await deps.store.deleteEvidence(batch, now);
     for (const sha256 of unheld) await deps.blobs.deleteBlob(sha256);
     result.blobsDeleted += unheld.length;
-    if (found.length < limit) break;
+    if (batch.length < limit) break;
   }
   for (;;) {
     const ids = (await deps.blobs.uploadsBefore(now - UNCITED_UPLOAD_MS, options.batchSize)).filter((id) => !result.uncitedUploads.includes(id));

@@ -300,7 +300,15 @@ export interface SanctionActivation {
   sourceId: string;
 }
 
-export type SanctionEventType = 'sanction.created' | 'sanction.lifted' | 'sanction.expired';
+/** `appeal.resolved`: an appeal of the sanction was decided (upheld or overturned), in the same feed. */
+export type SanctionEventType = 'sanction.created' | 'sanction.lifted' | 'sanction.expired' | 'appeal.resolved';
+
+/** On an `appeal.resolved` event: which appeal, its outcome and the reviewer's reason. */
+export interface AppealOutcome {
+  id: string;
+  outcome: 'upheld' | 'overturned';
+  reason: string;
+}
 
 /** One change of a sanction, in the feed. `seq` strictly increases in the order the changes committed. */
 export interface SanctionEvent {
@@ -312,6 +320,10 @@ export interface SanctionEvent {
   kind: string;
   expiresAt: number | null;
   at: number;
+  /** On a `sanction.lifted` by an overturned appeal: `appeal`. Absent otherwise. */
+  cause?: 'appeal';
+  /** On an `appeal.resolved` event only. */
+  appeal?: AppealOutcome;
 }
 
 /**
@@ -339,6 +351,8 @@ export interface SanctionEnd {
   /** Lift only: who lifted it and why. */
   moderatorId?: string;
   reason?: string | null;
+  /** Lift only: `appeal` when an overturned appeal lifts it (shown on its feed event). */
+  cause?: 'appeal';
   /** The id the effects are recorded under. */
   sourceId: string;
   effects: NewEffect[];

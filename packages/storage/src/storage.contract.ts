@@ -14,6 +14,7 @@ import { report } from './fixtures.contract.js';
 import { describeGuaranteesContract, describeSharedGuaranteesContract } from './guarantees.contract.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
+import { describeAppealsContract, describeSharedAppealsContract } from './appeals.contract.js';
 import { describeTriageContract } from './triage.contract.js';
 import { describeEvidenceContract } from './evidence.contract.js';
 import { describeReporterOutcomesContract, describeSharedReporterOutcomesContract } from './reporter-outcomes.contract.js';
@@ -117,6 +118,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     }
 
     describeSanctionsContract(() => store);
+    describeAppealsContract(() => store);
 
     describe('API keys', () => {
       it('creates a key and reads it back with every field', async () => {
@@ -790,6 +792,7 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
   // takes seconds on a loaded machine.
   describe(`${name} store: two handles on the same data`, { timeout: 60_000 }, () => {
     describeSharedSanctionsContract(openPair);
+    describeSharedAppealsContract(openPair);
     describeSharedGuaranteesContract(name, openPair);
     describeSharedReporterOutcomesContract(name, openPair);
 

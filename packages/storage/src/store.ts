@@ -30,6 +30,7 @@ import type {
   UserRecord,
 } from './records.js';
 import type { CaseTimeline, OpenCaseSummary, SlaBreach } from './records.js';
+import type { AppealEvent, AppealQuery, AppealRecord, AppealTransition, NewAppeal } from './appeal-records.js';
 
 /**
  * The storage port. It speaks the domain; no adapter detail (SQL, filters, handles) appears here.
@@ -201,7 +202,8 @@ export interface Store {
   evidenceAudit(reportId: string): Promise<EvidenceAuditEntry[]>;
   /**
    * Captured items whose case was decided (approved or dismissed) before `decidedBefore` and has
-   * no active sanction, oldest decision first: what retention may delete.
+   * no active sanction and no appeal waiting for a decision, oldest decision first: what retention
+   * may delete.
    */
   expiredEvidence(decidedBefore: number, limit: number): Promise<EvidenceItemRecord[]>;
   /**
@@ -209,6 +211,31 @@ export interface Store {
    * transaction. Returns the SHA-256s that no captured item holds any more: their bytes may go.
    */
   deleteEvidence(keys: EvidenceKey[], at: number): Promise<string[]>;
+
+  // Appeals (docs/appeals.md).
+  /**
+   * Stores an appeal with its `submit` audit event and its effects, in one transaction, unless its
+   * sanction has an appeal already: that one is then answered with created: false and nothing
+   * changes, also when two submissions race (a unique index on the sanction stands behind it).
+   */
+  createAppeal(appeal: NewAppeal): Promise<{ appeal: AppealRecord; created: boolean }>;
+  getAppeal(id: string): Promise<AppealRecord | null>;
+  /** Appeals matching the query, oldest first (createdAt, then id), after the cursor, at most `limit`. */
+  listAppeals(query: AppealQuery): Promise<AppealRecord[]>;
+  /**
+   * One atomic compare-and-set, as transitionCase: applies the transition only if the appeal is
+   * still at expectedVersion and expectedState, with its audit event, and for a resolution the
+   * sanction's lift (overturn), the reporters' counts, the feed events and the effects, all or
+   * nothing. null when the appeal moved on (the caller re-reads) or is unknown.
+   */
+  transitionAppeal(transition: AppealTransition): Promise<AppealRecord | null>;
+  findAppealDecision(decisionId: string): Promise<AppealEvent | null>;
+  /** The appeal's audit, oldest first (submit, claims, resolution). */
+  appealHistory(appealId: string): Promise<AppealEvent[]>;
+  /** Flags the appeal as escalated for waiting past its SLA; true when this call flagged it. */
+  recordAppealSlaBreach(appealId: string): Promise<boolean>;
+  /** Appeals submitted or decided at or after `since`, oldest first (for the stats). */
+  appealsSince(since: number): Promise<AppealRecord[]>;
 
   close(): Promise<void>;
 }

@@ -264,3 +264,63 @@ describe('the queue finds SLA breaches (issue 32)', () => {
     await context.close();
   });
 });
+
+describe('appeals in the console (issue 28)', () => {
+  const APPELLANT = '9813';
+  let appealId: string;
+
+  it('lists a player\'s appeal in the appeals queue; the decider is refused in the API\'s words', async () => {
+    await sys.addUser(APPELLANT, 'sniper', 'Lucky Sniper');
+    const res = await sys.post('/v1/reports/new', admin.auth, report(APPELLANT, 'console-appeal-1', { evidence: [{ url: 'https://clips.example.test/appeal', type: 'url' }] }));
+    expect(res.status).toBe(200);
+    await sys.waitFor(async () => (await sys.get(`/v1/reports/${APPELLANT}`, admin.auth)).body.count === 1, 15_000, 'the report stored');
+    expect((await sys.post(`/v1/reports/${res.body.id}/approve`, admin.auth, { moderator: { id: 'm-alice' }, reason: 'Aimbot' })).status).toBe(200);
+    const sanctionId = (await sys.get(`/v1/sanctions/${APPELLANT}`, admin.auth)).body.sanctions[0].id;
+    const filed = await sys.post('/v1/appeals', admin.auth, { sanctionId, userId: APPELLANT, statement: `It was a lucky shot ${XSS}` });
+    expect(filed.status).toBe(200);
+    appealId = filed.body.appeal.id;
+
+    const { page } = await signedIn(alice);
+    await page.getByRole('link', { name: 'Appeals', exact: true }).click();
+    await page.getByRole('heading', { name: 'Appeals' }).waitFor();
+    await page.getByText(`It was a lucky shot ${XSS}`, { exact: true }).waitFor({ timeout: 15_000 });
+    await shot(page, 'appeals');
+    await page.getByRole('link', { name: 'open', exact: true }).click();
+    await page.getByRole('heading', { name: `Appeal of player ${APPELLANT}` }).waitFor();
+    await page.getByRole('button', { name: 'Claim appeal', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Moderator m-alice decided the sanction under appeal: another moderator must claim and decide the appeal');
+    await page.context().close();
+  });
+
+  it('bob opens the appeal (statement, sanction, original case and evidence), claims and overturns it with a reason; the player page and stats show it', async () => {
+    const { page } = await signedIn(bob);
+    await page.goto(`${sys.baseUrl}/console/#/appeals/${encodeURIComponent(appealId)}`);
+    await page.getByRole('heading', { name: `Appeal of player ${APPELLANT}` }).waitFor();
+    await page.getByText(`It was a lucky shot ${XSS}`, { exact: true }).waitFor();
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    await page.getByRole('heading', { name: /The original case/ }).waitFor();
+    await page.getByRole('link', { name: 'https://clips.example.test/appeal' }).waitFor();
+    await page.getByText('Aimbot', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Claim appeal', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Claimed: the appeal is claimed');
+    await page.getByLabel('Reason (sent to the player)').fill('The clip shows no aim assistance');
+    await page.getByRole('button', { name: 'Overturn sanction' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Overturned: the appeal is overturned');
+    await page.getByText(/overturn by bob \(claimed → overturned\): The clip shows no aim assistance/).waitFor();
+    await shot(page, 'appeal');
+    const status = (await sys.get(`/v1/sanctions/${APPELLANT}`, admin.auth)).body;
+    expect(status.banned).toBe(false);
+
+    await page.goto(`${sys.baseUrl}/console/#/players/${APPELLANT}`);
+    await page.getByRole('heading', { name: 'Appeals' }).waitFor();
+    await page.getByRole('cell', { name: 'overturned', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'The clip shows no aim assistance' }).waitFor();
+
+    await page.getByRole('link', { name: 'Stats', exact: true }).click();
+    await page.getByRole('img', { name: 'Appeals overturned per moderator (%)' }).waitFor();
+    await page.getByRole('img', { name: 'Appeals overturned per category (%)' }).waitFor();
+    await shot(page, 'stats-appeals');
+    expect(dialogs).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /**
- * Hash routes (#/queue, #/cases/ID, #/players/ID, #/stats): the gateway serves one static
+ * Hash routes (#/queue, #/cases/ID, #/players/ID, #/appeals, #/appeals/ID, #/stats): the gateway serves one static
  * index.html, and nothing secret ever goes into these addresses.
  */
 export type Route =
@@ -9,6 +9,8 @@ export type Route =
   | { page: 'case'; caseId: string }
   | { page: 'report'; reportId: string }
   | { page: 'player'; userId: string }
+  | { page: 'appeals' }
+  | { page: 'appeal'; appealId: string }
   | { page: 'stats' };
 
 export function parseRoute(hash: string): Route {
@@ -17,6 +19,8 @@ export function parseRoute(hash: string): Route {
   if (page === 'cases' && arg) return { page: 'case', caseId: arg };
   if (page === 'reports' && arg) return { page: 'report', reportId: arg };
   if (page === 'players' && arg) return { page: 'player', userId: arg };
+  if (page === 'appeals' && arg) return { page: 'appeal', appealId: arg };
+  if (page === 'appeals') return { page: 'appeals' };
   if (page === 'stats') return { page: 'stats' };
   return { page: 'queue' };
 }
@@ -31,6 +35,10 @@ export const hrefOf = (route: Route): string => {
       return `#/reports/${encodeURIComponent(route.reportId)}`;
     case 'player':
       return `#/players/${encodeURIComponent(route.userId)}`;
+    case 'appeals':
+      return '#/appeals';
+    case 'appeal':
+      return `#/appeals/${encodeURIComponent(route.appealId)}`;
     case 'stats':
       return '#/stats';
   }

@@ -3,13 +3,14 @@ import { api, errorMessage } from '../api/client';
 import { hasEndpoint } from '../api/capabilities';
 import { hrefOf } from '../components/router';
 import { Avatar, SafeLink } from '../components/safe-link';
+import { PlayerAppeals } from '../components/player-appeals';
 import { Sanctions } from '../components/sanctions';
 import { ErrorLine, time } from '../components/status';
 import { usePoll } from '../components/use-poll';
 
 const LIMIT = 20;
 
-/** Every report about a player (the spec's list endpoint, paged) and their sanctions. */
+/** Every report about a player (the spec's list endpoint, paged), their sanctions and their appeals. */
 export function PlayerPage({ userId }: { userId: string }) {
   const [page, setPage] = useState(1);
   const { data, error } = usePoll(
@@ -39,6 +40,7 @@ export function PlayerPage({ userId }: { userId: string }) {
         </div>
       </header>
       <Sanctions userId={userId} />
+      <PlayerAppeals userId={userId} />
       <section aria-labelledby="reports-title">
         <h2 id="reports-title">Reports about this player {data && <span className="count">({data.count})</span>}</h2>
         <ErrorLine message={error} />

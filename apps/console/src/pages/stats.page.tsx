@@ -26,6 +26,7 @@ const SERIES: { title: string; of: (s: Stats) => number }[] = [
   { title: 'Median time to claim (min)', of: (s) => minutes(s.medianTimeToClaimMs) },
   { title: 'Median time to decision (min)', of: (s) => minutes(s.medianTimeToDecisionMs) },
   { title: 'Overturn rate (%)', of: (s) => percent(s.overturnRate) },
+  { title: 'Appeals overturned (%)', of: (s) => percent(s.appeals?.overturnRate ?? null) },
   { title: 'SLA breaches', of: (s) => s.slaBreaches },
   { title: 'Oldest open case (min)', of: (s) => minutes(s.oldestOpenAgeMs) },
   { title: 'Reports received', of: (s) => s.reportsReceived },
@@ -83,6 +84,13 @@ function StatsView() {
           <BarChart title="Decisions by kind" bars={Object.entries(data.decisions).map(([label, value]) => ({ label, value }))} />
           <BarChart title="Approvals and dismissals per moderator" bars={data.byModerator.map((m) => ({ label: m.moderatorId, value: decided(m.decisions) }))} />
           <BarChart title="Overturn rate per moderator (%)" bars={data.byModerator.map((m) => ({ label: m.moderatorId, value: percent(m.overturnRate) }))} />
+          {data.appeals && (
+            <>
+              <BarChart title="Appeals" bars={[{ label: 'received', value: data.appeals.received }, { label: 'upheld', value: data.appeals.upheld }, { label: 'overturned', value: data.appeals.overturned }]} />
+              <BarChart title="Appeals overturned per moderator (%)" bars={data.byModerator.map((m) => ({ label: m.moderatorId, value: percent(m.appeals.overturnRate) }))} />
+              <BarChart title="Appeals overturned per category (%)" bars={data.byCategory.map((c) => ({ label: c.category, value: percent(c.appeals.overturnRate) }))} />
+            </>
+          )}
           <BarChart title="Open cases per category" bars={data.byCategory.map((c) => ({ label: c.category, value: c.open }))} />
           <BarChart title="SLA breaches per category" bars={data.byCategory.map((c) => ({ label: c.category, value: c.slaBreaches }))} />
         </section>

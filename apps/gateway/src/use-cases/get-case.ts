@@ -1,11 +1,12 @@
 import { AppError, type CaseResponse } from '@rm/contracts';
 import type { CaseTriageRecord, Store } from '@rm/storage';
-import { assessCase, caseCategory, caseReportsWithCredibility, categoryOf, kindsOf, proposeStep, reporterKey, type TriagePolicy } from '@rm/triage';
+import { appealSettingsOf, assessCase, caseCategory, caseReportsWithCredibility, categoryOf, kindsOf, proposeStep, reporterKey, type TriagePolicy } from '@rm/triage';
 import type { UserDirectory } from '@rm/platforms';
 import { caseSummary, moderatorNames } from './case-views.js';
 import { playerNames } from './player-names.js';
 import { toView } from './sanction-status.js';
 import { evidenceItemsOf } from './evidence-items.js';
+import { appealsWithHistory } from './appeal-views.js';
 
 /**
  * One case in full: its reports (answers, evidence, the reporter with their credibility), its
@@ -15,12 +16,13 @@ import { evidenceItemsOf } from './evidence-items.js';
 export async function getCase(store: Store, directory: UserDirectory, policy: TriagePolicy, caseId: string, now = Date.now()): Promise<CaseResponse> {
   const c = await store.getCase(caseId);
   if (!c) throw new AppError('NOT_FOUND', `Case ${caseId} not found`);
-  const [{ reports, credibility }, stored, history, sanctions, players] = await Promise.all([
+  const [{ reports, credibility }, stored, history, sanctions, players, appeals] = await Promise.all([
     caseReportsWithCredibility(store, caseId),
     store.getCaseTriage(caseId),
     store.caseHistory(caseId),
     store.sanctionsOfUser(c.userId),
     playerNames(directory, [c.userId]),
+    store.listAppeals({ states: ['open', 'claimed', 'upheld', 'overturned'], caseId, limit: 100 }),
   ]);
   const kept = await store.evidenceOfReports(reports.map((r) => r.id));
   const triage: CaseTriageRecord = stored ?? { caseId, ...assessCase(policy, reports, credibility, null, false), updatedAt: now };
@@ -52,6 +54,7 @@ export async function getCase(store: Store, directory: UserDirectory, policy: Tr
         at: e.at,
       })),
       sanctions: sanctions.map((x) => toView(x, moderators.get(x.moderatorId)?.username ?? x.moderatorId)),
+      appeals: await appealsWithHistory(store, appeals, appealSettingsOf(policy).slaMs),
       proposedSanction: {
         category: proposal.category,
         kind: proposal.kind,

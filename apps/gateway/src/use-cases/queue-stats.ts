@@ -7,16 +7,17 @@ import { statsFigures } from './stats-figures.js';
 export async function queueStats(store: Store, policy: TriagePolicy, query: StatsQuery, now = Date.now()): Promise<StatsResponse> {
   // The query schema accepted only positive durations.
   const since = now - parseIsoDuration(query.window)!;
-  const [openCases, reportsReceived, timelines, breaches] = await Promise.all([
+  const [openCases, reportsReceived, timelines, breaches, appeals] = await Promise.all([
     allOpenCases(store),
     store.countReportsSince(since),
     store.caseTimelinesSince(since),
     store.slaBreachesSince(since),
+    store.appealsSince(since),
   ]);
   // Each case's category (its most severe, by the triage policy), its triage read once and in parallel.
   const caseIds = [...new Set([...openCases.map((c) => c.caseId), ...timelines.map((t) => t.caseId)])];
   const triages = await Promise.all(caseIds.map((id) => store.getCaseTriage(id)));
   const categories = new Map(caseIds.map((id, i) => [id, caseCategory(policy, triages[i] ?? null)]));
   const categoryOf = (c: { caseId: string }) => categories.get(c.caseId) ?? policy.category.default;
-  return statsFigures({ window: query.window, since, until: now, openCases, reportsReceived, timelines, breaches, categoryOf });
+  return statsFigures({ window: query.window, since, until: now, openCases, reportsReceived, timelines, breaches, appeals, categoryOf });
 }

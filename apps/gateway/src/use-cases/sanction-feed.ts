@@ -1,4 +1,5 @@
 import type { SanctionFeedQuery, SanctionFeedResponse } from '@rm/contracts';
+import { toEventView } from '@rm/delivery';
 import type { Store } from '@rm/storage';
 
 /**
@@ -10,7 +11,8 @@ export async function sanctionFeed(store: Store, query: SanctionFeedQuery): Prom
   const events = await store.sanctionFeed(after, query.limit);
   return {
     success: true,
-    events: events.map((e) => ({ seq: e.seq, type: e.type, sanctionId: e.sanctionId, userId: e.userId, caseId: e.caseId, kind: e.kind, expiresAt: e.expiresAt, at: e.at })),
+    // The webhook's body is the same view: a feed event and its webhook always agree.
+    events: events.map(toEventView),
     next: String(events.at(-1)?.seq ?? after),
   };
 }

@@ -1,9 +1,10 @@
-import type { CaseTimeline, OpenCaseSummary } from '@rm/storage';
+import type { AppealRecord, CaseTimeline, OpenCaseSummary } from '@rm/storage';
 import { describe, expect, it } from 'vitest';
 import { statsFigures, type StatsInput } from './stats-figures.js';
 
 const ev = (action: CaseTimeline['events'][number]['action'], moderatorId: string, at: number) => ({ decisionId: `${action}-${at}`, action, moderatorId, at });
 const zero = { claim: 0, unclaim: 0, expire: 0, approve: 0, dismiss: 0, undo: 0 };
+const noAppeals = { received: 0, upheld: 0, overturned: 0, overturnRate: null };
 
 const base = (over: Partial<StatsInput>): StatsInput => ({
   window: 'PT1H',
@@ -13,6 +14,7 @@ const base = (over: Partial<StatsInput>): StatsInput => ({
   reportsReceived: 0,
   timelines: [],
   breaches: [],
+  appeals: [],
   categoryOf: () => 'uncategorized',
   ...over,
 });
@@ -56,7 +58,7 @@ describe('statsFigures', () => {
     const breaches = [{ caseId: 'a', openingId: 'opened', category: 'threat', at: 50_000 }];
     const s = statsFigures(base({ openCases, breaches, categoryOf: (c) => (c.caseId === 'a' ? 'threat' : 'cheating') }));
     expect(s).toMatchObject({ open: 1, claimed: 1, oldestOpenAgeMs: 60_000, slaBreaches: 1, openSlaBreached: 1, overturnRate: null });
-    expect(s.byModerator).toEqual([{ moderatorId: 'm3', claimed: 1, decisions: zero, medianTimeToClaimMs: null, medianTimeToDecisionMs: null, overturnRate: null }]);
+    expect(s.byModerator).toEqual([{ moderatorId: 'm3', claimed: 1, decisions: zero, medianTimeToClaimMs: null, medianTimeToDecisionMs: null, overturnRate: null, appeals: noAppeals }]);
     expect(s.byCategory.map((c) => [c.category, c.open, c.claimed, c.oldestOpenAgeMs, c.slaBreaches, c.openSlaBreached])).toEqual([
       ['cheating', 0, 1, 40_000, 0, 0],
       ['threat', 1, 0, 60_000, 1, 1],
@@ -79,8 +81,49 @@ describe('statsFigures', () => {
       medianTimeToClaimMs: null,
       medianTimeToDecisionMs: null,
       overturnRate: null,
+      appeals: noAppeals,
       byModerator: [],
       byCategory: [],
     });
+  });
+
+  it('appeals: received when submitted in the window, upheld or overturned when decided in it; per moderator whose sanction it was, per category', () => {
+    const appeal = (id: string, over: Partial<AppealRecord>): AppealRecord => ({
+      id,
+      sanctionId: `s-${id}`,
+      userId: 'u1',
+      caseId: null,
+      category: 'cheating',
+      sanctionModeratorId: 'm1',
+      automated: false,
+      statement: 'unfair',
+      state: 'open',
+      claimedBy: null,
+      version: 1,
+      createdAt: 5_000,
+      updatedAt: 5_000,
+      decidedAt: null,
+      decidedBy: null,
+      decisionReason: null,
+      slaBreached: false,
+      ...over,
+    });
+    const appeals = [
+      appeal('a', { state: 'overturned', decidedAt: 6_000, decidedBy: 'm2' }),
+      appeal('b', { state: 'upheld', decidedAt: 7_000, decidedBy: 'm2', sanctionModeratorId: 'm3', category: 'spam' }),
+      // Submitted before the window, overturned in it.
+      appeal('c', { createdAt: 500, state: 'overturned', decidedAt: 8_000, decidedBy: 'm2' }),
+      appeal('d', {}),
+    ];
+    const s = statsFigures(base({ appeals }));
+    expect(s.appeals).toEqual({ received: 3, upheld: 1, overturned: 2, overturnRate: 2 / 3 });
+    expect(s.byModerator.map((m) => [m.moderatorId, m.appeals])).toEqual([
+      ['m1', { received: 2, upheld: 0, overturned: 2, overturnRate: 1 }],
+      ['m3', { received: 1, upheld: 1, overturned: 0, overturnRate: 0 }],
+    ]);
+    expect(s.byCategory.map((c) => [c.category, c.appeals.overturned, c.appeals.upheld])).toEqual([
+      ['cheating', 2, 0],
+      ['spam', 0, 1],
+    ]);
   });
 });

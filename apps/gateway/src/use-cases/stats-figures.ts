@@ -1,5 +1,5 @@
-import type { CategoryStats, DecisionCounts, ModeratorStats, StatsResponse } from '@rm/contracts';
-import type { CaseTimeline, OpenCaseSummary, SlaBreach } from '@rm/storage';
+import type { AppealFigures, CategoryStats, DecisionCounts, ModeratorStats, StatsResponse } from '@rm/contracts';
+import type { AppealRecord, CaseTimeline, OpenCaseSummary, SlaBreach } from '@rm/storage';
 
 /** The moderator id of decisions the service takes itself (a claim released by its TTL). */
 const SYSTEM = 'system';
@@ -24,6 +24,26 @@ class Tally {
   }
 }
 
+/** Appeals of one group: received in the window, and decided in it by outcome. */
+class AppealTally {
+  received = 0;
+  upheld = 0;
+  overturned = 0;
+
+  add(a: AppealRecord, inWindow: (at: number) => boolean): void {
+    if (inWindow(a.createdAt)) this.received++;
+    if (a.decidedAt !== null && inWindow(a.decidedAt)) {
+      if (a.state === 'upheld') this.upheld++;
+      if (a.state === 'overturned') this.overturned++;
+    }
+  }
+
+  figures(): AppealFigures {
+    const decided = this.upheld + this.overturned;
+    return { received: this.received, upheld: this.upheld, overturned: this.overturned, overturnRate: decided === 0 ? null : this.overturned / decided };
+  }
+}
+
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,6 +65,8 @@ export interface StatsInput {
   reportsReceived: number;
   timelines: CaseTimeline[];
   breaches: SlaBreach[];
+  /** Appeals submitted or decided since `since` (appealsSince). */
+  appeals: AppealRecord[];
   categoryOf: (c: { caseId: string; userId: string }) => string;
 }
 
@@ -92,6 +114,16 @@ export function statsFigures(input: StatsInput): StatsResponse {
     });
   }
 
+  // Appeals: received when submitted in the window, upheld or overturned when decided in it;
+  // per moderator against the one whose sanction was appealed, per category by the sanction's.
+  const appealsAll = new AppealTally();
+  const appealsByModerator = new Map<string, AppealTally>();
+  const appealsByCategory = new Map<string, AppealTally>();
+  for (const a of input.appeals) {
+    const tallies = [appealsAll, group(appealsByModerator, a.sanctionModeratorId, () => new AppealTally()), group(appealsByCategory, a.category ?? input.categoryOf({ caseId: a.caseId ?? '', userId: a.userId }), () => new AppealTally())];
+    for (const t of tallies) t.add(a, inWindow);
+  }
+
   const queue = (cases: OpenCaseSummary[], breaches: SlaBreach[]) => ({
     open: cases.filter((c) => c.state === 'open').length,
     claimed: cases.filter((c) => c.state === 'claimed').length,
@@ -104,10 +136,10 @@ export function statsFigures(input: StatsInput): StatsResponse {
   for (const c of input.openCases) group(openByCategory, input.categoryOf(c), () => []).push(c);
   const breachesByCategory = new Map<string, SlaBreach[]>();
   for (const b of input.breaches) group(breachesByCategory, b.category, () => []).push(b);
-  const categories = [...new Set([...byCategory.keys(), ...openByCategory.keys(), ...breachesByCategory.keys()])].sort();
+  const categories = [...new Set([...byCategory.keys(), ...openByCategory.keys(), ...breachesByCategory.keys(), ...appealsByCategory.keys()])].sort();
   const claimedBy = new Map<string, number>();
   for (const c of input.openCases) if (c.claimedBy) claimedBy.set(c.claimedBy, (claimedBy.get(c.claimedBy) ?? 0) + 1);
-  const moderators = [...new Set([...byModerator.keys(), ...claimedBy.keys()])].sort();
+  const moderators = [...new Set([...byModerator.keys(), ...claimedBy.keys(), ...appealsByModerator.keys()])].sort();
 
   return {
     success: true,
@@ -117,15 +149,18 @@ export function statsFigures(input: StatsInput): StatsResponse {
     ...queue(input.openCases, input.breaches),
     reportsReceived: input.reportsReceived,
     ...all.figures(),
+    appeals: appealsAll.figures(),
     byModerator: moderators.map((moderatorId): ModeratorStats => ({
       moderatorId,
       claimed: claimedBy.get(moderatorId) ?? 0,
       ...(byModerator.get(moderatorId) ?? new Tally()).figures(),
+      appeals: (appealsByModerator.get(moderatorId) ?? new AppealTally()).figures(),
     })),
     byCategory: categories.map((category): CategoryStats => ({
       category,
       ...queue(openByCategory.get(category) ?? [], breachesByCategory.get(category) ?? []),
       ...(byCategory.get(category) ?? new Tally()).figures(),
+      appeals: (appealsByCategory.get(category) ?? new AppealTally()).figures(),
     })),
   };
 }

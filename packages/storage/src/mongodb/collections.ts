@@ -1,5 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type {
+  AppealDoc,
+  AppealEventDoc,
   ApiKeyDoc,
   BanDoc,
   CaseDoc,
@@ -44,6 +46,8 @@ export const COLLECTION_NAMES = {
   evidence: 'evidence',
   evidenceAudit: 'evidence_audit',
   reportOutcomes: 'report_outcomes',
+  appeals: 'appeals',
+  appealEvents: 'appeal_events',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -68,6 +72,8 @@ export interface Collections {
   evidence: Collection<EvidenceDoc>;
   evidenceAudit: Collection<EvidenceAuditDoc>;
   reportOutcomes: Collection<ReportOutcomeDoc>;
+  appeals: Collection<AppealDoc>;
+  appealEvents: Collection<AppealEventDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -93,5 +99,7 @@ export function collectionsOf(db: Db): Collections {
     evidence: db.collection<EvidenceDoc>(n.evidence),
     evidenceAudit: db.collection<EvidenceAuditDoc>(n.evidenceAudit),
     reportOutcomes: db.collection<ReportOutcomeDoc>(n.reportOutcomes),
+    appeals: db.collection<AppealDoc>(n.appeals),
+    appealEvents: db.collection<AppealEventDoc>(n.appealEvents),
   };
 }

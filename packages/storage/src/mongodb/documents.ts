@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { AppealEvent, AppealRecord } from '../appeal-records.js';
 import type {
   ApiKeyRecord,
   CaseEvent,
@@ -259,3 +260,39 @@ export type EffectDoc = Omit<EffectRecord, 'id'> & {
 export type EvidenceDoc = EvidenceItemRecord & { _id: string };
 /** One audit entry; `_id` is the driver's ObjectId (it breaks ties between entries of one time). */
 export type EvidenceAuditDoc = EvidenceAuditEntry & { _id?: ObjectId };
+
+/** An appeal; `_id` is its id. At most one per sanction (unique index appeals_by_sanction). */
+export type AppealDoc = Omit<AppealRecord, 'id'> & { _id: string };
+export const toAppeal = (d: AppealDoc): AppealRecord => ({
+  id: d._id,
+  sanctionId: d.sanctionId,
+  userId: d.userId,
+  caseId: d.caseId ?? null,
+  category: d.category ?? null,
+  sanctionModeratorId: d.sanctionModeratorId,
+  automated: d.automated,
+  statement: d.statement,
+  state: d.state,
+  claimedBy: d.claimedBy ?? null,
+  version: d.version,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+  decidedAt: d.decidedAt ?? null,
+  decidedBy: d.decidedBy ?? null,
+  decisionReason: d.decisionReason ?? null,
+  slaBreached: d.slaBreached ?? false,
+});
+
+/** One entry of an appeal's audit; `seq` is the appeal version it produced (1: the submission). */
+export type AppealEventDoc = AppealEvent & { _id?: ObjectId; seq: number };
+export const toAppealEvent = (d: AppealEventDoc): AppealEvent => ({
+  appealId: d.appealId,
+  decisionId: d.decisionId,
+  action: d.action,
+  moderatorId: d.moderatorId ?? null,
+  fromState: d.fromState ?? null,
+  toState: d.toState,
+  reason: d.reason ?? null,
+  at: d.at,
+  result: d.result ?? null,
+});

@@ -57,9 +57,19 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
             },
           },
           { $match: { active: { $size: 0 } } },
+          // Kept while an appeal of the case's sanction waits for its decision (docs/appeals.md).
+          {
+            $lookup: {
+              from: c.appeals.collectionName,
+              let: { caseId: '$caseId' },
+              pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$caseId', '$$caseId'] }, { $in: ['$state', ['open', 'claimed']] }] } } }, { $limit: 1 }],
+              as: 'appealed',
+            },
+          },
+          { $match: { appealed: { $size: 0 } } },
           { $sort: { 'case.updatedAt': 1, reportId: 1, index: 1 } },
           { $limit: limit },
-          { $project: { case: 0, active: 0 } },
+          { $project: { case: 0, active: 0, appealed: 0 } },
         ])
         .toArray();
       return docs.map(toItem);

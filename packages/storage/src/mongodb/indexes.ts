@@ -70,6 +70,21 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   await c.evidenceAudit.createIndexes([{ key: { reportId: 1, at: 1, _id: 1 }, name: 'evidence_audit_by_report' }]);
   // A reporter's outcomes in seq order (reporterOutcomes); seq is unique store-wide, so per reporter too.
   await c.reportOutcomes.createIndexes([{ key: { platform: 1, reporterId: 1, seq: 1 }, name: 'report_outcomes_by_reporter', unique: true }]);
+  await c.appeals.createIndexes([
+    // One appeal per sanction: a repeat answers the first, also when two submissions race.
+    { key: { sanctionId: 1 }, name: 'appeals_by_sanction', unique: true },
+    // The queue oldest first by state (GET /v1/appeals), a player's and a case's appeals.
+    { key: { state: 1, createdAt: 1, _id: 1 }, name: 'appeals_queue' },
+    { key: { userId: 1, createdAt: 1, _id: 1 }, name: 'appeals_by_user' },
+    { key: { caseId: 1, createdAt: 1, _id: 1 }, name: 'appeals_by_case', partialFilterExpression: { caseId: { $type: 'string' } } },
+    // The stats: appeals submitted or decided since a time.
+    { key: { createdAt: 1 }, name: 'appeals_by_time' },
+    { key: { decidedAt: 1 }, name: 'appeals_decided', partialFilterExpression: { decidedAt: { $type: 'number' } } },
+  ]);
+  await c.appealEvents.createIndexes([
+    { key: { decisionId: 1 }, name: 'appeal_events_by_decision', unique: true },
+    { key: { appealId: 1, seq: 1 }, name: 'appeal_events_by_appeal' },
+  ]);
   // The counters exist before any transaction updates them (no upsert race inside one).
   await c.counters.updateOne({ _id: FEED_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
   await c.counters.updateOne({ _id: OUTCOME_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });

@@ -17,6 +17,7 @@ import { triageMethods } from './triage.js';
 import { refuseUndefinedKeys } from './undefined-keys.js';
 import { evidenceMethods } from './evidence.js';
 import { reporterOutcomeMethods } from './reporter-outcomes.js';
+import { appealMethods } from './appeals.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -133,6 +134,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...triageMethods(client, c),
     ...evidenceMethods(client, c),
     ...reporterOutcomeMethods(c),
+    ...appealMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

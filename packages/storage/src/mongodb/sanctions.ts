@@ -42,6 +42,8 @@ const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   kind: d.kind ?? 'ban',
   expiresAt: d.expiresAt ?? null,
   at: d.at,
+  ...(d.cause && { cause: d.cause }),
+  ...(d.appeal && { appeal: d.appeal }),
 });
 
 const toEffect = (d: EffectDoc): EffectRecord => ({
@@ -67,7 +69,7 @@ export const SANCTION_TRANSACTION: TransactionOptions = {
 /** A feed event still without its seq: the transaction appends it last (appendFeedEvents). */
 export type PendingFeedEvent = Omit<SanctionEventDoc, '_id'>;
 
-const feedEvent = (type: SanctionEventType, s: SanctionDoc, at: number): PendingFeedEvent => ({
+export const feedEvent = (type: SanctionEventType, s: SanctionDoc, at: number, extra: Pick<PendingFeedEvent, 'cause' | 'appeal'> = {}): PendingFeedEvent => ({
   type,
   sanctionId: s._id,
   userId: s.userId,
@@ -75,6 +77,8 @@ const feedEvent = (type: SanctionEventType, s: SanctionDoc, at: number): Pending
   kind: s.kind,
   expiresAt: s.expiresAt,
   at,
+  ...(extra.cause && { cause: extra.cause }),
+  ...(extra.appeal && { appeal: extra.appeal }),
 });
 
 /**
@@ -158,7 +162,7 @@ export async function createSanction(
  * In a transaction: ends the sanction if it is still active (and, to expire, due), returning it
  * with its feed event (for appendFeedEvents; none for a scheduled one lifted); null otherwise.
  */
-async function endSanction(
+export async function endSanction(
   c: Collections,
   session: ClientSession,
   state: 'lifted' | 'expired',
@@ -169,7 +173,7 @@ async function endSanction(
   const due = lifted ? {} : { expiresAt: { $ne: null, $lte: end.at } };
   const set = { $set: { state, liftedAt: lifted ? end.at : null, liftedBy: lifted ? (end.moderatorId ?? null) : null, liftReason: lifted ? (end.reason ?? null) : null } };
   const doc = await c.sanctions.findOneAndUpdate({ ...filter, state: 'active', ...due }, set, { session, returnDocument: 'after' });
-  if (doc) return { doc, event: feedEvent(lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at) };
+  if (doc) return { doc, event: feedEvent(lifted ? 'sanction.lifted' : 'sanction.expired', doc, end.at, { cause: end.cause }) };
   // A scheduled sanction (a wave not effective yet) can be lifted: it was never in the feed, so
   // its lift is not either.
   if (!lifted || !('_id' in filter)) return null;

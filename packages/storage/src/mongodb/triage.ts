@@ -12,7 +12,7 @@ const decided = (s: string) => (DECIDED_STATES as readonly string[]).includes(s)
  * Inside transitionCase's transaction: a transition into approved or dismissed counts each distinct
  * reporter of the case once, the undo of one uncounts them (the same rule as the SQLite store).
  */
-export async function countDecision(c: Collections, t: Transition, session: ClientSession): Promise<void> {
+export async function countDecision(c: Collections, t: Pick<Transition, 'caseId' | 'expectedState'> & { next: Pick<Transition['next'], 'state'> }, session: ClientSession): Promise<void> {
   const [state, step] = decided(t.next.state) && !decided(t.expectedState) ? [t.next.state, 1] : decided(t.expectedState) && !decided(t.next.state) ? [t.expectedState, -1] : [null, 0];
   if (state === null) return;
   const reporters = await c.reports
@@ -28,6 +28,11 @@ export async function countDecision(c: Collections, t: Transition, session: Clie
     reporters.map((r) => ({ updateOne: { filter: { platform: r._id.platform, reporterId: r._id.id }, update, upsert: true } })),
     { session, ordered: true },
   );
+}
+
+/** In an overturned appeal's transaction: the case's approval no longer counts for its reporters (as an undo). */
+export async function uncountApproval(c: Collections, caseId: string, session: ClientSession): Promise<void> {
+  await countDecision(c, { caseId, expectedState: 'approved', next: { state: 'open' } }, session);
 }
 
 const triageOf = (d: CaseDoc): CaseTriageRecord | null => (d.triage ? { caseId: d._id, ...d.triage } : null);

@@ -43,6 +43,11 @@ const NOTHING: { [M in keyof Store]?: { key: Key; answer: () => Awaited<ReturnTy
   pendingEffectsOf: { key: first, answer: () => [] },
   caseReports: { key: first, answer: () => [] },
   getCaseTriage: { key: first, answer: () => null },
+  getAppeal: { key: first, answer: () => null },
+  transitionAppeal: { key: field('appealId'), answer: () => null },
+  findAppealDecision: { key: first, answer: () => null },
+  appealHistory: { key: first, answer: () => [] },
+  recordAppealSlaBreach: { key: first, answer: () => false },
 };
 
 /** Writes that store or replace a record under its key: refused without one. */
@@ -53,6 +58,11 @@ const REFUSED: { [M in keyof Store]?: Key } = {
   setCaseMessage: field('caseId'),
   recordDelivery: field('key'),
   setCaseTriage: field('caseId'),
+  // Its sanction is the filter that finds an earlier appeal; its id is the new one's _id.
+  createAppeal: (args) => {
+    const a = args[0] as { id?: unknown; sanctionId?: unknown } | undefined;
+    return typeof a?.id === 'string' ? a.sanctionId : undefined;
+  },
 };
 
 export function refuseUndefinedKeys(store: Store): Store {

@@ -58,6 +58,7 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
       `SELECT e.* FROM evidence_items e JOIN cases c ON c.id = e.case_id
        WHERE e.state = 'captured' AND c.state IN ('approved', 'dismissed') AND c.updated_at < ?
          AND NOT EXISTS (SELECT 1 FROM sanctions s WHERE s.case_id = e.case_id AND s.state = 'active')
+         AND NOT EXISTS (SELECT 1 FROM appeals a WHERE a.case_id = e.case_id AND a.state IN ('open', 'claimed'))
        ORDER BY c.updated_at, e.report_id, e.idx LIMIT ?`,
     ),
   };

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { withoutSync } from './durability.js';
 import type {
+  AppealOutcome,
   EffectRecord,
   LadderNote,
   NewEffect,
@@ -70,6 +71,9 @@ interface FeedRow {
   kind: string;
   expires_at: number | null;
   at: number;
+  /** Migration 11 (appeals): a lift's cause, an appeal.resolved event's outcome (JSON). */
+  cause: 'appeal' | null;
+  appeal: string | null;
 }
 const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   seq: r.seq,
@@ -80,6 +84,8 @@ const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   kind: r.kind,
   expiresAt: r.expires_at,
   at: r.at,
+  ...(r.cause !== null && { cause: r.cause }),
+  ...(r.appeal !== null && { appeal: JSON.parse(r.appeal) as AppealOutcome }),
 });
 
 interface EffectRow {
@@ -166,7 +172,9 @@ export function sqliteSanctions(db: Database.Database) {
       .prepare<[string, number], string>(`SELECT DISTINCT user_id FROM sanctions WHERE state = 'active' AND blocks_login = 1 AND user_id > ? ORDER BY user_id LIMIT ?`)
       .pluck(),
     isBanned: db.prepare<[string], number>(`SELECT 1 FROM sanctions WHERE user_id = ? AND state = 'active' AND blocks_login = 1 LIMIT 1`).pluck(),
-    insertEvent: db.prepare(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, kind, expires_at, at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    insertEvent: db.prepare(
+      `INSERT INTO sanction_events (type, sanction_id, user_id, case_id, kind, expires_at, at, cause, appeal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     feed: db.prepare<[number, number], FeedRow>(`SELECT * FROM sanction_events WHERE seq > ? ORDER BY seq LIMIT ?`),
     eventsOf: db.prepare<[string], FeedRow>(`SELECT * FROM sanction_events WHERE sanction_id = ? ORDER BY seq`),
     insertEffect: db.prepare(
@@ -177,7 +185,8 @@ export function sqliteSanctions(db: Database.Database) {
     complete: db.prepare(`UPDATE effects SET done_at = ? WHERE id = ? AND done_at IS NULL`),
   };
 
-  const event = (type: SanctionEventType, s: SanctionRecord, at: number) => q.insertEvent.run(type, s.id, s.userId, s.caseId, s.kind, s.expiresAt, at);
+  const event = (type: SanctionEventType, s: SanctionRecord, at: number, extra: { cause?: 'appeal' | undefined; appeal?: AppealOutcome } = {}) =>
+    q.insertEvent.run(type, s.id, s.userId, s.caseId, s.kind, s.expiresAt, at, extra.cause ?? null, extra.appeal ? JSON.stringify(extra.appeal) : null);
   const recordEffects = (sourceId: string, effects: NewEffect[] | undefined, at: number) => {
     for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), at);
   };
@@ -193,7 +202,7 @@ export function sqliteSanctions(db: Database.Database) {
     if (state === 'expired' && (before.expires_at === null || before.expires_at > end.at)) return null;
     q.end.run(state, lifted ? end.at : null, lifted ? (end.moderatorId ?? null) : null, lifted ? (end.reason ?? null) : null, end.sanctionId, before.state);
     const after = toSanction(q.get.get(end.sanctionId)!);
-    if (!scheduled) event(lifted ? 'sanction.lifted' : 'sanction.expired', after, end.at);
+    if (!scheduled) event(lifted ? 'sanction.lifted' : 'sanction.expired', after, end.at, { cause: end.cause });
     recordEffects(end.sourceId, end.effects, end.at);
     return after;
   };
@@ -292,6 +301,18 @@ export function sqliteSanctions(db: Database.Database) {
       if (active) endNow('lifted', { sanctionId: active.id, at, moderatorId, reason: null, sourceId: active.id, effects: [] });
     },
     recordEffects,
+    /** In an appeal's transaction: lifts the sanction if it is active (cause `appeal`); the sanction as it was before. */
+    liftForAppeal(sanctionId: string, moderatorId: string, reason: string, at: number): SanctionRecord | null {
+      const before = q.get.get(sanctionId);
+      if (!before) return null;
+      endNow('lifted', { sanctionId, at, moderatorId, reason, cause: 'appeal', sourceId: sanctionId, effects: [] });
+      return toSanction(before);
+    },
+    /** In an appeal's transaction: the `appeal.resolved` feed event of its sanction. */
+    appealResolved(sanctionId: string, appeal: AppealOutcome, at: number): void {
+      const row = q.get.get(sanctionId);
+      if (row) event('appeal.resolved', toSanction(row), at, { appeal });
+    },
     isBanned: (userId: string) => q.isBanned.get(userId) !== undefined,
     /** The port's sanction and outbox methods. */
     methods: {

@@ -322,4 +322,48 @@ export const MIGRATIONS: string[] = [
     WHERE c.state IN ('approved', 'dismissed')
     ORDER BY decided_at, r.received_at, r.id;
   `,
+  // 12 (appeals): appeals of sanctions, at most one per sanction, and their audit; a feed event may
+  // carry a lift's cause (`appeal`) and an appeal's outcome (`appeal.resolved`).
+  `
+  CREATE TABLE appeals (
+    id TEXT PRIMARY KEY,
+    sanction_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    case_id TEXT,
+    category TEXT,
+    sanction_moderator_id TEXT NOT NULL,
+    automated INTEGER NOT NULL,
+    statement TEXT NOT NULL,
+    state TEXT NOT NULL,
+    claimed_by TEXT,
+    version INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    decided_at INTEGER,
+    decided_by TEXT,
+    decision_reason TEXT,
+    sla_breached INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE UNIQUE INDEX appeals_by_sanction ON appeals(sanction_id);
+  CREATE INDEX appeals_queue ON appeals(state, created_at, id);
+  CREATE INDEX appeals_by_user ON appeals(user_id, created_at, id);
+  CREATE INDEX appeals_by_case ON appeals(case_id, created_at, id) WHERE case_id IS NOT NULL;
+  CREATE INDEX appeals_by_time ON appeals(created_at);
+  CREATE INDEX appeals_decided ON appeals(decided_at) WHERE decided_at IS NOT NULL;
+  CREATE TABLE appeal_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    appeal_id TEXT NOT NULL,
+    decision_id TEXT NOT NULL UNIQUE,
+    action TEXT NOT NULL,
+    moderator_id TEXT,
+    from_state TEXT,
+    to_state TEXT NOT NULL,
+    reason TEXT,
+    at INTEGER NOT NULL,
+    result TEXT
+  );
+  CREATE INDEX appeal_events_by_appeal ON appeal_events(appeal_id, seq);
+  ALTER TABLE sanction_events ADD COLUMN cause TEXT;
+  ALTER TABLE sanction_events ADD COLUMN appeal TEXT;
+  `,
 ];

@@ -47,6 +47,7 @@ import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
 import { sqliteEvidence } from './evidence.js';
 import { sqliteReporterOutcomes } from './reporter-outcomes.js';
+import { sqliteAppeals } from './appeals.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -358,6 +359,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ...triage.methods,
     ...sqliteEvidence(db),
     ...outcomes.methods,
+    ...sqliteAppeals(db, sanctions, triage.uncountApproval),
     async close() {
       if (closed) return;
       closed = true;

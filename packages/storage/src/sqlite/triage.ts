@@ -33,7 +33,7 @@ const toTriage = (r: TriageRow): CaseTriageRecord => ({
 type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriage' | 'setCaseTriage' | 'listCases' | 'scanReports'>;
 
 /** The triage tables of the SQLite store (schema migration 5). */
-export function sqliteTriage(db: Database.Database): { methods: TriageMethods; countDecision: (t: Transition) => void } {
+export function sqliteTriage(db: Database.Database): { methods: TriageMethods; countDecision: (t: Transition) => void; uncountApproval: (caseId: string) => void } {
   const q = {
     caseReports: db.prepare<[string, string], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports WHERE ${OF_CASE} ORDER BY received_at, id`).raw(),
     stats: db.prepare<[string, string], { approved: number; dismissed: number }>(`SELECT approved, dismissed FROM reporter_stats WHERE platform = ? AND reporter_id = ?`),
@@ -65,6 +65,8 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
     const dismissed = state === 'dismissed' ? step : 0;
     q.count.run(approved, dismissed, t.caseId, t.caseId, approved, dismissed);
   };
+  /** Inside an overturned appeal's transaction: the case's approval no longer counts for its reporters (as an undo). */
+  const uncountApproval = (caseId: string) => q.count.run(-1, 0, caseId, caseId, -1, 0);
 
   const listStatements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
@@ -102,6 +104,7 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
 
   return {
     countDecision,
+    uncountApproval,
     methods: {
       async caseReports(caseId) {
         return q.caseReports.all(caseId, caseId).map(toReport);

@@ -5,7 +5,7 @@ export function caseCommand(ctx: () => CliContext): Command {
   const cmd = new Command('case').description('cases of reports');
   cmd
     .command('history <reportId>')
-    .description("the audit log of a report's case: every decision, oldest first")
+    .description("the audit log of a report's case: every decision, oldest first, then its sanction's appeals")
     .action(async (reportId: string) => {
       const store = await ctx().getStore();
       const report = await store.getReport(reportId);
@@ -22,6 +22,15 @@ export function caseCommand(ctx: () => CliContext): Command {
         ['WHEN', 'ACTION', 'MODERATOR', 'FROM', 'TO'],
         events.map((e) => [new Date(e.at).toISOString(), e.action, e.moderatorId, e.fromState, e.toState]),
       );
+      // The appeals of the case's sanction, each with its story (docs/appeals.md).
+      const appeals = await store.listAppeals({ states: ['open', 'claimed', 'upheld', 'overturned'], caseId: report.caseId, limit: 100 });
+      for (const a of appeals) {
+        print(`appeal ${a.id} of sanction ${a.sanctionId}: ${a.state}`);
+        table(
+          ['WHEN', 'ACTION', 'MODERATOR', 'FROM', 'TO', 'REASON'],
+          (await store.appealHistory(a.id)).map((e) => [new Date(e.at).toISOString(), `appeal.${e.action}`, e.moderatorId ?? '(game)', e.fromState ?? '-', e.toState, e.reason ?? '']),
+        );
+      }
     });
   return cmd;
 }

@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AppError,
+  AppealClaimBody,
+  AppealDecisionBody,
+  AppealIdParams,
+  AppealResponse,
+  AppealsQuery,
+  AppealsResponse,
+  AppealUnclaimBody,
+  decodeAppealCursor,
+  encodeAppealCursor,
+  errorResponses,
+  SubmitAppealBody,
+  SubmitAppealResponse,
+  type AppealDecisionAction,
+} from '@rm/contracts';
+import { uuidv7 } from '@rm/runtime';
+import { appealSettingsOf } from '@rm/triage';
+import type { GatewayDeps } from '../deps.js';
+import { requireBoundModerator } from '../http/bound-moderator.js';
+import { appealDetail, appealViews } from '../use-cases/appeal-views.js';
+import { requestAppealDecision } from '../use-cases/request-appeal-decision.js';
+import { submitAppeal } from '../use-cases/submit-appeal.js';
+
+const doc = (operationId: string, summary: string) => ({ operationId, summary, tags: ['appeals'] });
+const decide = { permission: 'reports.handle_reports' } as const;
+const view = { permission: 'reports.view_reports' } as const;
+
+/** Appeals (docs/appeals.md): game servers file them; moderators work them as a queue beside cases. */
+export function appealsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  const slaMs = () => appealSettingsOf(deps.config.TRIAGE_POLICY).slaMs;
+  return async (app) => {
+    app.post(
+      '/appeals',
+      {
+        config: { permission: 'appeals.submit' },
+        schema: { ...doc('submitAppeal', "File a player's appeal of their sanction (a repeat answers the same appeal)"), body: SubmitAppealBody, response: { 200: SubmitAppealResponse, ...errorResponses(true) } },
+      },
+      async (req) =>
+        submitAppeal(
+          { store: deps.store, policy: deps.config.TRIAGE_POLICY, sanctionsQueue: deps.sanctionsQueue, onQueueError: (err) => deps.logger.warn({ err }, 'Redis refused an appeal relay job; the sweep schedules its SLA within seconds') },
+          req.body,
+        ),
+    );
+    app.get(
+      '/appeals',
+      { config: view, schema: { ...doc('listAppeals', 'The appeals queue, oldest first (by default open and claimed ones; all of a player\'s with userId), a page after a cursor'), querystring: AppealsQuery, response: { 200: AppealsResponse, ...errorResponses(false) } } },
+      async (req) => {
+        const q = req.query;
+        const appeals = await deps.store.listAppeals({
+          // The queue is what waits (open, claimed); a player's appeals are all of theirs.
+          states: q.state ? [q.state] : q.userId !== undefined ? ['open', 'claimed', 'upheld', 'overturned'] : ['open', 'claimed'],
+          category: q.category,
+          userId: q.userId,
+          after: q.after === undefined ? undefined : decodeAppealCursor(q.after)!,
+          // One more than the page: whether a next page exists without a count.
+          limit: q.limit + 1,
+        });
+        const page = appeals.slice(0, q.limit);
+        return { success: true as const, appeals: await appealViews(deps.store, page, slaMs()), next: appeals.length > q.limit ? encodeAppealCursor(page.at(-1)!) : null };
+      },
+    );
+    app.get(
+      '/appeals/:appealId',
+      { config: view, schema: { ...doc('getAppeal', 'One appeal with its story and the sanction it contests'), params: AppealIdParams, response: { 200: AppealResponse, ...errorResponses(false) } } },
+      async (req) => {
+        const a = await deps.store.getAppeal(req.params.appealId);
+        if (!a) throw new AppError('NOT_FOUND', `Appeal ${req.params.appealId} not found`);
+        return { success: true as const, appeal: await appealDetail(deps.store, a, slaMs()) };
+      },
+    );
+
+    // Decisions: a bound key acts only as its moderator, as for cases.
+    const decisionRoutes: FastifyPluginAsyncZod = async (decisions) => {
+      decisions.addHook('preHandler', requireBoundModerator);
+      const job = (action: AppealDecisionAction, appealId: string, moderatorId: string, requestId: string, extra: { reason?: string; bypassClaimCheck?: boolean } = {}) =>
+        requestAppealDecision(deps, { action, decisionId: uuidv7(), appealId, moderatorId, requestId, ...extra });
+      decisions.post(
+        '/appeals/:appealId/claim',
+        { config: decide, schema: { ...doc('claimAppeal', 'Claim an appeal'), params: AppealIdParams, body: AppealClaimBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
+        async (req) => job('appeal.claim', req.params.appealId, req.body.moderator.id, req.id),
+      );
+      decisions.post(
+        '/appeals/:appealId/unclaim',
+        { config: decide, schema: { ...doc('unclaimAppeal', "Release an appeal's claim"), params: AppealIdParams, body: AppealUnclaimBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
+        async (req) => job('appeal.unclaim', req.params.appealId, req.body.moderator.id, req.id, { bypassClaimCheck: req.body.bypassClaimCheck ?? false }),
+      );
+      decisions.post(
+        '/appeals/:appealId/uphold',
+        { config: decide, schema: { ...doc('upholdAppeal', 'Uphold the sanction: the appeal is refused, with the reason sent to the game'), params: AppealIdParams, body: AppealDecisionBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
+        async (req) => job('appeal.uphold', req.params.appealId, req.body.moderator.id, req.id, { reason: req.body.reason }),
+      );
+      decisions.post(
+        '/appeals/:appealId/overturn',
+        { config: decide, schema: { ...doc('overturnAppeal', 'Overturn the sanction: it is lifted, with the reason sent to the game'), params: AppealIdParams, body: AppealDecisionBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
+        async (req) => job('appeal.overturn', req.params.appealId, req.body.moderator.id, req.id, { reason: req.body.reason }),
+      );
+    };
+    await app.register(decisionRoutes);
+  };
+}

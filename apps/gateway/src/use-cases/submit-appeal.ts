@@ -1,0 +1,65 @@
+import type { Queue } from 'bullmq';
+import { AppError, jobIdFor, type SanctionJob, type SubmitAppealBody, type SubmitAppealResponse } from '@rm/contracts';
+import { effectsOf } from '@rm/delivery';
+import { uuidv7 } from '@rm/runtime';
+import type { SanctionRecord, Store } from '@rm/storage';
+import { appealSettingsOf, isAutomatedSanction, type TriagePolicy } from '@rm/triage';
+import { appealViews } from './appeal-views.js';
+
+export interface SubmitAppealDeps {
+  store: Store;
+  policy: TriagePolicy;
+  /** The moderation worker's queue: a relay job carries out the appeal's effect (its SLA deadline) now. */
+  sanctionsQueue: Queue;
+  onQueueError: (err: unknown) => void;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * POST /v1/appeals: a game server files its player's appeal. The player must own the sanction (an
+ * unknown sanction and someone else's answer alike, so nothing leaks); a sanction has one appeal,
+ * and a repeat answers it (created: false). Refused with a 400 saying why: a lifted, expired or
+ * not yet effective sanction, or the policy's appeals.window since the sanction started has passed.
+ * The appeal is stored with its SLA deadline as an effect (the outbox), which a relay job
+ * schedules at once (the sweep would, had Redis refused the job).
+ */
+export async function submitAppeal(deps: SubmitAppealDeps, body: SubmitAppealBody, now = Date.now()): Promise<SubmitAppealResponse> {
+  const settings = appealSettingsOf(deps.policy);
+  const sanction = await deps.store.getSanction(body.sanctionId);
+  if (!sanction || sanction.userId !== body.userId) throw new AppError('NOT_FOUND', `User ${body.userId} has no sanction ${body.sanctionId}`);
+  const [earlier] = await deps.store.listAppeals({ states: ['open', 'claimed', 'upheld', 'overturned'], sanctionId: sanction.id, limit: 1 });
+  if (earlier) return { success: true, created: false, appeal: (await appealViews(deps.store, [earlier], settings.slaMs))[0]! };
+  refuseIfNotAppealable(sanction, settings.windowMs, deps.policy.appeals.window, now);
+
+  const id = uuidv7();
+  const effects = effectsOf(id, [{ kind: 'deadline', payload: { job: { kind: 'appeal.sla.check', appealId: id }, dueAt: now + settings.slaMs } }]);
+  const { appeal, created } = await deps.store.createAppeal({
+    id,
+    sanctionId: sanction.id,
+    userId: sanction.userId,
+    caseId: sanction.caseId,
+    category: sanction.category,
+    sanctionModeratorId: sanction.moderatorId,
+    automated: isAutomatedSanction(deps.policy, sanction),
+    statement: body.statement,
+    at: now,
+    effects,
+  });
+  if (created) {
+    const job: SanctionJob = { kind: 'relay', sourceId: id };
+    await deps.sanctionsQueue.add(job.kind, job, { jobId: jobIdFor.sanctions(job), removeOnComplete: 1000, removeOnFail: 5000 }).catch(deps.onQueueError);
+  }
+  return { success: true, created, appeal: (await appealViews(deps.store, [appeal], settings.slaMs))[0]! };
+}
+
+function refuseIfNotAppealable(s: SanctionRecord, windowMs: number, window: string, now: number): void {
+  if (s.state === 'lifted') throw new AppError('BAD_REQUEST', `Sanction ${s.id} was lifted${s.liftedAt !== null ? ` on ${iso(s.liftedAt)}` : ''}: there is nothing left to appeal`);
+  if (s.state === 'expired') throw new AppError('BAD_REQUEST', `Sanction ${s.id} expired${s.expiresAt !== null ? ` on ${iso(s.expiresAt)}` : ''}: there is nothing left to appeal`);
+  if (s.state === 'scheduled') throw new AppError('BAD_REQUEST', `Sanction ${s.id} has not taken effect yet: it can be appealed once it does`);
+  const started = s.effectiveAt ?? s.createdAt;
+  const closes = started + windowMs;
+  if (now > closes) {
+    throw new AppError('BAD_REQUEST', `The appeal window of sanction ${s.id} (${window} after it started on ${iso(started)}) closed on ${iso(closes)}`);
+  }
+}

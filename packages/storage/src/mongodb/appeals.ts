@@ -1,0 +1,133 @@
+import type { ClientSession, Filter, MongoClient } from 'mongodb';
+import type { AppealQuery, AppealRecord, AppealTransition, NewAppeal } from '../appeal-records.js';
+import type { Store } from '../store.js';
+import type { Collections } from './collections.js';
+import { toAppeal, toAppealEvent, type AppealDoc } from './documents.js';
+import { isDuplicateKey } from './driver-errors.js';
+import { appendFeedEvents, endSanction, feedEvent, recordEffects, SANCTION_TRANSACTION, type PendingFeedEvent } from './sanctions.js';
+import { uncountApproval } from './triage.js';
+
+type AppealMethods = Pick<
+  Store,
+  'createAppeal' | 'getAppeal' | 'listAppeals' | 'transitionAppeal' | 'findAppealDecision' | 'appealHistory' | 'recordAppealSlaBreach' | 'appealsSince'
+>;
+
+/**
+ * Appeals on MongoDB. Submissions and transitions are transactions (snapshot reads, majority
+ * writes, as decisions): an appeal's compare-and-set, its audit event and, when it resolves the
+ * appeal, the sanction's lift, the reporters' counts, the effects and the feed events (last, as
+ * every sanction-changing transaction: see appendFeedEvents) commit together or not at all.
+ */
+export function appealMethods(client: MongoClient, c: Collections): AppealMethods {
+  const inTransaction = <T>(work: (s: ClientSession) => Promise<T>) => client.withSession((session) => session.withTransaction(work, SANCTION_TRANSACTION));
+
+  const create = async (a: NewAppeal, s: ClientSession): Promise<{ appeal: AppealRecord; created: boolean }> => {
+    const existing = await c.appeals.findOne({ sanctionId: a.sanctionId }, { session: s });
+    if (existing) return { appeal: toAppeal(existing), created: false };
+    const { at, effects, id, ...fields } = a;
+    const doc: AppealDoc = {
+      _id: id,
+      ...fields,
+      state: 'open',
+      claimedBy: null,
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+      decidedAt: null,
+      decidedBy: null,
+      decisionReason: null,
+      slaBreached: false,
+    };
+    await c.appeals.insertOne(doc, { session: s });
+    await c.appealEvents.insertOne(
+      { appealId: a.id, decisionId: `submit-${a.id}`, seq: 1, action: 'submit', moderatorId: null, fromState: null, toState: 'open', reason: null, at, result: null },
+      { session: s },
+    );
+    await recordEffects(c, s, a.id, effects, at);
+    return { appeal: toAppeal(doc), created: true };
+  };
+
+  const transition = async (t: AppealTransition, s: ClientSession): Promise<AppealRecord | null> => {
+    const r = t.resolution;
+    const updated = await c.appeals.findOneAndUpdate(
+      { _id: t.appealId, version: t.expectedVersion, state: t.expectedState },
+      {
+        $set: {
+          state: t.next.state,
+          claimedBy: t.next.claimedBy,
+          updatedAt: Date.now(),
+          ...(r && { decidedAt: t.event.at, decidedBy: t.event.moderatorId, decisionReason: r.reason }),
+        },
+        $inc: { version: 1 },
+      },
+      { session: s, returnDocument: 'after' },
+    );
+    if (!updated) return null;
+    await c.appealEvents.insertOne(
+      { appealId: t.appealId, seq: updated.version, ...t.event, fromState: t.expectedState, toState: t.next.state, result: t.event.result ?? null },
+      { session: s },
+    );
+    const feed: PendingFeedEvent[] = [];
+    if (r?.outcome === 'overturned') {
+      const before = await c.sanctions.findOne({ _id: updated.sanctionId }, { session: s });
+      const lifted = await endSanction(c, s, 'lifted', { _id: updated.sanctionId }, { at: t.event.at, moderatorId: t.event.moderatorId, reason: r.reason, cause: 'appeal' });
+      if (lifted?.event) feed.push(lifted.event);
+      // As the SQLite store: the approval's count is taken back unless an undo or a lift ended the sanction first.
+      if (before && before.state !== 'lifted' && typeof before.caseId === 'string') await uncountApproval(c, before.caseId, s);
+    }
+    if (r) {
+      const sanction = await c.sanctions.findOne({ _id: updated.sanctionId }, { session: s });
+      if (sanction) feed.push(feedEvent('appeal.resolved', sanction, t.event.at, { appeal: { id: t.appealId, outcome: r.outcome, reason: r.reason } }));
+    }
+    await recordEffects(c, s, t.event.decisionId, t.effects, t.event.at);
+    // Last: the feed counter is held from here to the commit only.
+    await appendFeedEvents(c, s, feed);
+    return toAppeal(updated);
+  };
+
+  return {
+    async createAppeal(a) {
+      try {
+        return await inTransaction((s) => create(a, s));
+      } catch (err) {
+        // A concurrent submission for the same sanction committed first: answer its appeal.
+        if (!isDuplicateKey(err)) throw err;
+        const existing = await c.appeals.findOne({ sanctionId: a.sanctionId }, { readPreference: 'primary' });
+        if (!existing) throw err;
+        return { appeal: toAppeal(existing), created: false };
+      }
+    },
+    async getAppeal(id) {
+      const doc = await c.appeals.findOne({ _id: id });
+      return doc ? toAppeal(doc) : null;
+    },
+    async listAppeals(query: AppealQuery) {
+      // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
+      if (query.limit <= 0 || query.states.length === 0) return [];
+      const filter: Filter<AppealDoc> = { state: { $in: query.states } };
+      if (query.category !== undefined) filter.category = query.category;
+      if (query.userId !== undefined) filter.userId = query.userId;
+      if (query.caseId !== undefined) filter.caseId = query.caseId;
+      if (query.sanctionId !== undefined) filter.sanctionId = query.sanctionId;
+      if (query.after) filter.$or = [{ createdAt: { $gt: query.after.createdAt } }, { createdAt: query.after.createdAt, _id: { $gt: query.after.id } }];
+      const docs = await c.appeals.find(filter).sort({ createdAt: 1, _id: 1 }).limit(query.limit).toArray();
+      return docs.map(toAppeal);
+    },
+    transitionAppeal: (t) => inTransaction((s) => transition(t, s)),
+    async findAppealDecision(decisionId) {
+      const doc = await c.appealEvents.findOne({ decisionId });
+      return doc ? toAppealEvent(doc) : null;
+    },
+    async appealHistory(appealId) {
+      return (await c.appealEvents.find({ appealId }).sort({ seq: 1 }).toArray()).map(toAppealEvent);
+    },
+    async recordAppealSlaBreach(appealId) {
+      const result = await c.appeals.updateOne({ _id: appealId, slaBreached: false }, { $set: { slaBreached: true } });
+      return result.modifiedCount > 0;
+    },
+    async appealsSince(since) {
+      const docs = await c.appeals.find({ $or: [{ createdAt: { $gte: since } }, { decidedAt: { $gte: since } }] }).sort({ createdAt: 1, _id: 1 }).toArray();
+      return docs.map(toAppeal);
+    },
+  };
+}
