@@ -29,6 +29,8 @@ export const DecisionJob = z.discriminatedUnion('action', [
     ruleId: z.string().optional(),
     /** Shown to the player. */
     sanctionReason: z.string().optional(),
+    /** The moderator marked the ground illegal content under this law (the statement of reasons). */
+    illegalContent: z.object({ law: z.string(), explanation: z.string().optional() }).optional(),
     requestId: z.string().optional(),
   }),
   z.object({

@@ -15,3 +15,4 @@ export * from './cases.js';
 export * from './me.js';
 export * from './players.js';
 export * from './evidence.js';
+export * from './statements.js';

@@ -69,6 +69,7 @@ export const toEventView = (e: SanctionEvent): SanctionEventView => ({
   kind: e.kind,
   expiresAt: e.expiresAt,
   at: e.at,
+  statement: e.statement,
 });
 
 /** The handler of every effect kind; each is idempotent. */

@@ -7,3 +7,4 @@ export * from './refresh-triage.js';
 export * from './replay.js';
 export * from './queue-settings.js';
 export * from './ladder.js';
+export * from './statement.js';

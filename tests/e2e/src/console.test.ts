@@ -232,7 +232,7 @@ describe('the console in a real headless browser', () => {
 
 describe('the queue finds SLA breaches (issue 32)', () => {
   // Its own system: `other` has a 2 s SLA, `cheating` 4 h.
-  const policy = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: 'PT2S' } } };
+  const policy = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: 'PT2S', clause: 'Follow the code of conduct.' } } };
   let slaSys: System;
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ export async function sanctionFeed(store: Store, query: SanctionFeedQuery): Prom
   const events = await store.sanctionFeed(after, query.limit);
   return {
     success: true,
-    events: events.map((e) => ({ seq: e.seq, type: e.type, sanctionId: e.sanctionId, userId: e.userId, caseId: e.caseId, kind: e.kind, expiresAt: e.expiresAt, at: e.at })),
+    events: events.map((e) => ({ seq: e.seq, type: e.type, sanctionId: e.sanctionId, userId: e.userId, caseId: e.caseId, kind: e.kind, expiresAt: e.expiresAt, at: e.at, statement: e.statement })),
     next: String(events.at(-1)?.seq ?? after),
   };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StatementOfReasons } from '@rm/contracts';
 import type { Store } from '../store.js';
 import { withoutSync } from './durability.js';
 import type {
@@ -38,6 +39,7 @@ interface SanctionRow {
   lifted_at: number | null;
   lifted_by: string | null;
   lift_reason: string | null;
+  statement: string | null;
 }
 const toSanction = (r: SanctionRow): SanctionRecord => ({
   id: r.id,
@@ -59,6 +61,7 @@ const toSanction = (r: SanctionRow): SanctionRecord => ({
   liftedAt: r.lifted_at,
   liftedBy: r.lifted_by,
   liftReason: r.lift_reason,
+  statement: r.statement === null ? null : (JSON.parse(r.statement) as StatementOfReasons),
 });
 
 interface FeedRow {
@@ -70,6 +73,7 @@ interface FeedRow {
   kind: string;
   expires_at: number | null;
   at: number;
+  statement: string | null;
 }
 const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   seq: r.seq,
@@ -80,6 +84,7 @@ const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   kind: r.kind,
   expiresAt: r.expires_at,
   at: r.at,
+  statement: r.statement === null ? null : (JSON.parse(r.statement) as StatementOfReasons),
 });
 
 interface EffectRow {
@@ -117,6 +122,7 @@ interface InsertRow {
   at: number;
   expiresAt: number | null;
   state: SanctionState;
+  statement: string | null;
 }
 
 /**
@@ -147,9 +153,9 @@ export function sqliteSanctions(db: Database.Database) {
   const q = {
     insert: db.prepare<[InsertRow]>(
       `INSERT INTO sanctions (id, user_id, case_id, kind, blocks_login, category, source_type, source_id, idempotency_key, effective_at, ladder,
-         evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
+         evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason, statement)
        VALUES (@id, @userId, @caseId, @kind, @blocksLogin, @category, @sourceType, @sourceId, @idempotencyKey, @effectiveAt, @ladder,
-         @evidence, @reason, @moderatorId, @at, @expiresAt, @state, NULL, NULL, NULL)`,
+         @evidence, @reason, @moderatorId, @at, @expiresAt, @state, NULL, NULL, NULL, @statement)`,
     ),
     byKey: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE idempotency_key = ?`),
     scheduled: db.prepare<[number, number], SanctionRow>(`SELECT * FROM sanctions WHERE state = 'scheduled' AND effective_at <= ? ORDER BY effective_at, id LIMIT ?`),
@@ -167,8 +173,13 @@ export function sqliteSanctions(db: Database.Database) {
       .pluck(),
     isBanned: db.prepare<[string], number>(`SELECT 1 FROM sanctions WHERE user_id = ? AND state = 'active' AND blocks_login = 1 LIMIT 1`).pluck(),
     insertEvent: db.prepare(`INSERT INTO sanction_events (type, sanction_id, user_id, case_id, kind, expires_at, at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    feed: db.prepare<[number, number], FeedRow>(`SELECT * FROM sanction_events WHERE seq > ? ORDER BY seq LIMIT ?`),
-    eventsOf: db.prepare<[string], FeedRow>(`SELECT * FROM sanction_events WHERE sanction_id = ? ORDER BY seq`),
+    // A creation event with its sanction's statement (by the sanction's primary key); other events without.
+    feed: db.prepare<[number, number], FeedRow>(
+      `SELECT e.*, CASE WHEN e.type = 'sanction.created' THEN (SELECT s.statement FROM sanctions s WHERE s.id = e.sanction_id) END AS statement FROM sanction_events e WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
+    ),
+    eventsOf: db.prepare<[string], FeedRow>(
+      `SELECT e.*, CASE WHEN e.type = 'sanction.created' THEN (SELECT s.statement FROM sanctions s WHERE s.id = e.sanction_id) END AS statement FROM sanction_events e WHERE e.sanction_id = ? ORDER BY e.seq`,
+    ),
     insertEffect: db.prepare(
       `INSERT INTO effects (id, source_id, kind, payload, created_at, done_at) VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (id) DO NOTHING`,
     ),
@@ -233,6 +244,7 @@ export function sqliteSanctions(db: Database.Database) {
         at: b.at,
         expiresAt: item.expiresAt,
         state: b.effectiveAt === null ? 'active' : 'scheduled',
+        statement: JSON.stringify(item.statement),
       });
       if (b.effectiveAt === null) for (const e of item.effects) q.insertEffect.run(e.id, b.sourceId, e.kind, JSON.stringify(e.payload ?? null), b.at);
       return { sanction, created: true };
@@ -261,6 +273,7 @@ export function sqliteSanctions(db: Database.Database) {
       category: string | null;
       source: SanctionSource;
       ladder: LadderNote | null;
+      statement: StatementOfReasons | null;
       reason: string | null;
       moderatorId: string;
       at: number;
@@ -284,6 +297,7 @@ export function sqliteSanctions(db: Database.Database) {
         at: s.at,
         expiresAt: s.expiresAt,
         state: 'active',
+        statement: s.statement === null ? null : JSON.stringify(s.statement),
       });
     },
     /** In the decision's transaction: the undo of an approval lifts that case's sanction only. */
