@@ -16,6 +16,7 @@ import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
 import { describeEvidenceContract } from './evidence.contract.js';
+import { describeStatementsContract } from './statements.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -88,6 +89,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
   describeTriageContract(name, makeStore);
   describeGuaranteesContract(name, makeStore);
   describeEvidenceContract(name, makeStore);
+  describeStatementsContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

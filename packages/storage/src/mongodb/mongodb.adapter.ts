@@ -16,6 +16,7 @@ import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
 import { refuseUndefinedKeys } from './undefined-keys.js';
 import { evidenceMethods } from './evidence.js';
+import { transparencyMethods } from './transparency.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -130,6 +131,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...sanctionMethods(client, c),
     ...triageMethods(client, c),
     ...evidenceMethods(client, c),
+    ...transparencyMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

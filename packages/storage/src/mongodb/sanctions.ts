@@ -7,7 +7,7 @@ import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 
-const toSanction = (d: SanctionDoc): SanctionRecord => ({
+export const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
   userId: d.userId,
   caseId: d.caseId ?? null,

@@ -18,7 +18,7 @@ import type {
   StoredSanction,
 } from '../records.js';
 
-interface SanctionRow {
+export interface SanctionRow {
   id: string;
   user_id: string;
   case_id: string | null;
@@ -41,7 +41,7 @@ interface SanctionRow {
   lift_reason: string | null;
   statement: string | null;
 }
-const toSanction = (r: SanctionRow): SanctionRecord => ({
+export const toSanction = (r: SanctionRow): SanctionRecord => ({
   id: r.id,
   userId: r.user_id,
   caseId: r.case_id,

@@ -300,10 +300,10 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX evidence_audit_by_report ON evidence_audit(report_id, seq);
   `,
   // (statements of reasons): each sanction's statement, JSON, stored unchanged from its creation;
-  // NULL on sanctions of earlier versions. Sanctions by creation time for the transparency figures
-  // and the export's pages.
+  // NULL on sanctions of earlier versions. Sanctions by the time they took effect (a wave's
+  // effectiveAt, else creation) for the transparency figures and the export's pages.
   `
   ALTER TABLE sanctions ADD COLUMN statement TEXT;
-  CREATE INDEX sanctions_by_created ON sanctions(created_at, id);
+  CREATE INDEX sanctions_by_start ON sanctions(COALESCE(effective_at, created_at), id);
   `,
 ];

@@ -41,6 +41,7 @@ import {
 } from './rows.js';
 import { SYNCHRONOUS } from './durability.js';
 import { sqliteSanctions } from './sanctions.js';
+import { sqliteTransparency } from './transparency.js';
 import { approvalSanction } from '../approval-sanction.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
@@ -354,6 +355,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ...sanctions.methods,
     ...triage.methods,
     ...sqliteEvidence(db),
+    ...sqliteTransparency(db),
     async close() {
       if (closed) return;
       closed = true;
