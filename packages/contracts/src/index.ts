@@ -16,3 +16,4 @@ export * from './me.js';
 export * from './players.js';
 export * from './evidence.js';
 export * from './statements.js';
+export * from './transparency.js';

@@ -55,6 +55,10 @@ describe('the triage policy', () => {
     expect(ladder({ lookback: 'a year' })).toThrow(/^ladder\.lookback: must be a positive ISO 8601 duration/);
     expect(bad({ kinds: { warning: { label: 'Warn', blocksLogin: true } } })).toThrow(/^kinds\.warning\.blocksLogin: a warning restricts nothing/);
     expect(bad({ kinds: { voice: { label: 'No voice' } } })).toThrow(/^kinds\.voice\.blocksLogin/);
+    // Every category names the clause it enforces (the ground of its statements of reasons).
+    expect(bad({ categories: { other: { severity: 1, sla: 'PT1H' } } })).toThrow(/^categories\.other\.clause: is required: the text of the rule of your terms/);
+    expect(bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: '  ' } } })).toThrow(/^categories\.other\.clause: must not be empty/);
+    expect(bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: 'x', transparencyCategory: 'CHEATING' } } })).toThrow(/^categories\.other\.transparencyCategory: must be one of ANIMAL_WELFARE/);
     // Appeals stay open at least six months (DSA Article 20); absent, the defaults apply.
     expect(bad({ appeals: { window: 'P90D' } })).toThrow(/^appeals\.window: must be an ISO 8601 duration of at least P180D/);
     expect(bad({ appeals: { window: 'P179D' } })).toThrow(/^appeals\.window/);
