@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 /** Bounds of the statement's free texts, as the Transparency Database takes them. */
 export const STATEMENT_LIMITS = {
-  clause: { min: 1, max: 2000 },
+  clause: { min: 1, max: 500 },
   publicDescription: { min: 1, max: 500 },
   law: { min: 1, max: 500 },
   explanation: { min: 1, max: 2000 },
