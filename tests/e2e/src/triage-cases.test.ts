@@ -175,6 +175,7 @@ describe('GET /v1/cases/{caseId}', () => {
         createdAt: expect.any(Number),
         expiresAt: null,
         state: 'active',
+        statement: expect.objectContaining({ facts: expect.objectContaining({ category: 'cheating', reports: expect.objectContaining({ count: 1 }) }) }),
       },
     ]);
     expect(after.reports[0].reporter).toEqual({ id: reporter, platform: 'gameplatform', approved: 1, dismissed: 0, credibility: 2 / 3 });

@@ -49,7 +49,7 @@ const toFeedEvent = (d: SanctionEventDoc, statements: Map<string, StatementOfRea
 });
 
 /** The statements of the sanctions created by these events, in one read by _id. */
-async function statementsOf(c: Collections, events: SanctionEventDoc[], options: { readConcern?: { level: 'majority' } } = {}): Promise<Map<string, StatementOfReasons | null>> {
+async function statementsOf(c: Collections, events: SanctionEventDoc[], options: { readConcern?: { level: 'majority' }; readPreference?: 'primary' } = {}): Promise<Map<string, StatementOfReasons | null>> {
   const ids = [...new Set(events.filter((e) => e.type === 'sanction.created').map((e) => e.sanctionId))];
   if (ids.length === 0) return new Map();
   const docs = await c.sanctions.find({ _id: { $in: ids } }, { projection: { statement: 1 }, ...options }).toArray();
@@ -301,7 +301,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
         .toArray();
       // A sanction is written in the transaction of its creation event, so an event read at
       // majority has its sanction committed to a majority too.
-      const statements = await statementsOf(c, docs, { readConcern: { level: 'majority' } });
+      const statements = await statementsOf(c, docs, { readConcern: { level: 'majority' }, readPreference: 'primary' });
       return docs.map((d) => toFeedEvent(d, statements));
     },
     async sanctionEventsOf(sanctionId) {
