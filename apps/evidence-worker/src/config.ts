@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { evidenceConfigShape } from '@rm/evidence';
 import { commonConfig, env, workerConfigShape } from '@rm/runtime';
+import { triageConfigShape } from '@rm/triage';
 
 export const evidenceWorkerConfig = commonConfig.extend({
   ...workerConfigShape,
@@ -9,5 +10,7 @@ export const evidenceWorkerConfig = commonConfig.extend({
   /** Capture jobs run at once by this process; each keeps its items (up to 20) at once, waiting mostly on the network. */
   EVIDENCE_CONCURRENCY: env.positiveInt(5),
   ...evidenceConfigShape,
+  /** The policy: its `evidence.retention` times the daily sweep. */
+  ...triageConfigShape,
 });
 export type EvidenceWorkerConfig = z.infer<typeof evidenceWorkerConfig>;

@@ -3,6 +3,7 @@ import { jobIdFor, type EvidenceJob } from '@rm/contracts';
 import { sweepEvidence, type BlobStore } from '@rm/evidence';
 import type { Logger } from '@rm/runtime';
 import type { Store } from '@rm/storage';
+import { evidenceRetentionMs } from '@rm/triage';
 import type { EvidenceWorkerConfig } from './config.js';
 
 const DAY_MS = 86_400_000;
@@ -13,9 +14,9 @@ export async function scheduleSweep(queue: Queue): Promise<void> {
   await queue.upsertJobScheduler(jobIdFor.evidence(job), { every: DAY_MS }, { name: job.kind, data: job, opts: { removeOnComplete: 30, removeOnFail: 30 } });
 }
 
-/** Runs one sweep and logs what it deleted (the audit holds an entry per item). */
-export async function runSweep(deps: { store: Store; blobs: BlobStore; log: Logger }, config: Pick<EvidenceWorkerConfig, 'EVIDENCE_RETENTION_DAYS'>) {
-  const result = await sweepEvidence(deps, { retentionDays: config.EVIDENCE_RETENTION_DAYS, batchSize: 500, dryRun: false });
+/** Runs one sweep and logs what it deleted (the audit holds an entry per item); retention is the policy's. */
+export async function runSweep(deps: { store: Store; blobs: BlobStore; log: Logger }, config: Pick<EvidenceWorkerConfig, 'TRIAGE_POLICY'>) {
+  const result = await sweepEvidence(deps, { retentionMs: evidenceRetentionMs(config.TRIAGE_POLICY), batchSize: 500, dryRun: false });
   const summary = { items: result.items.length, blobsDeleted: result.blobsDeleted, uncitedUploads: result.uncitedUploads.length };
   deps.log.info(summary, 'evidence retention sweep');
   return summary;

@@ -22,6 +22,7 @@ import { statsRoutes } from './routes/stats.routes.js';
 import { transparencyRoutes } from './routes/transparency.routes.js';
 import { sanctionsRoutes } from './routes/sanctions.routes.js';
 import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js';
+import { reportersRoutes } from './routes/reporters.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -75,6 +76,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(playersRoutes(deps));
       await v1.register(meRoutes(deps));
       await v1.register(evidenceRoutes(deps));
+      await v1.register(reportersRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -6,7 +6,7 @@ import { createStore, type NewReport } from '@rm/storage';
 import { intakeConfig } from './config.js';
 import { storeReports } from './store-report.js';
 import { slaStarter } from './start-sla.js';
-import { queueCaptures } from './queue-evidence.js';
+import { captureQueuer } from './queue-evidence.js';
 
 let logger: Logger | undefined;
 
@@ -19,6 +19,7 @@ runMain('intake-worker', async () => {
   const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const evidenceQueue = openQueue('evidence', redis, config.KEY_PREFIX);
+  const queueCaptures = captureQueuer(evidenceQueue);
   const deps = {
     saveReport: (report: NewReport) => saver.submit(report),
     directory: createUserDirectory(config, { store, redis, prefix: config.KEY_PREFIX }),
@@ -33,7 +34,7 @@ runMain('intake-worker', async () => {
     async (job) => {
       const saved = await storeReports(deps, job);
       // After the commit: a capture never holds a report back, and a lost one is queued again by the redelivered job.
-      await queueCaptures(evidenceQueue, job, saved);
+      await queueCaptures(job, saved);
       // Refused reports of the job were not stored, so `saved` is not aligned with job.reports.
       const requestIds = new Map(job.reports.map((r) => [r.reportId, r.requestId]));
       saved.forEach((s) => log.info({ reportId: s.reportId, caseId: s.caseId, created: s.created, requestId: requestIds.get(s.reportId) }, 'report stored'));

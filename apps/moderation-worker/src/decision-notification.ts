@@ -17,7 +17,7 @@ export function decisionNotification(job: DecisionJob, applied: { caseId: string
     case 'unclaim':
       return { kind: 'case.unclaimed', ...common };
     case 'approve':
-      return { kind: 'case.approved', ...common };
+      return { kind: 'case.approved', ...common, ...(job.dm !== undefined && { dm: job.dm }) };
     case 'dismiss':
       return { kind: 'case.dismissed', ...common, dm: job.dm, ...(job.reason !== undefined && { reason: job.reason }) };
     case 'undo':

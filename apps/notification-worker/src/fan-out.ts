@@ -5,17 +5,20 @@ type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 
 
 /**
  * A decision's own deliveries as jobs of their own, so each retries (and dead-letters) on its own:
- * a DM to every chat-platform reporter of a dismissal with `dm: true`, and the webhook when one is configured.
+ * a DM to every chat-platform reporter of an approval (unless `dm: false`) or of a dismissal with
+ * `dm: true`, and the webhook when one is configured.
  * Their ids derive from the decision, so running this twice enqueues nothing twice.
  */
 export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionNotification): Promise<void> {
   const { caseId, decisionId, requestId } = job;
   const trace = requestId !== undefined ? { requestId } : {};
-  if (job.kind === 'case.dismissed' && job.dm) {
+  const outcome = job.kind === 'case.approved' && job.dm === true ? 'actioned' : job.kind === 'case.dismissed' && job.dm ? 'not_actioned' : null;
+  if (outcome !== null) {
     // Only reporters on the chat platform: an id from another platform may be someone else there.
     const onChat = (await deps.store.caseReporters(caseId)).filter((r) => r.platform === 'chatplatform');
+    const reason = job.kind === 'case.dismissed' ? job.reason : undefined;
     for (const { id: reporterId } of onChat) {
-      await deps.notify({ kind: 'reporter.dm', caseId, decisionId, reporterId, ...(job.reason !== undefined && { reason: job.reason }), ...trace });
+      await deps.notify({ kind: 'reporter.dm', caseId, decisionId, reporterId, outcome, ...(reason !== undefined && { reason }), ...trace });
     }
   }
   if (deps.webhook) await deps.notify({ kind: 'decision.webhook', decisionId, body: await webhookBody(deps.store, job), ...trace });

@@ -1,5 +1,5 @@
 import type { NotificationJob, NotificationKind, NotificationOf } from '@rm/contracts';
-import { dismissalDmText } from '@rm/platforms';
+import { approvalDmText, dismissalDmText } from '@rm/platforms';
 import type { NotificationDeps } from './deps.js';
 import { fanOutDecision } from './fan-out.js';
 import { markSuperseded } from './mark-superseded.js';
@@ -28,7 +28,8 @@ export function notificationHandlers(deps: NotificationDeps): (job: Notification
       if (job.previousMessage) await markSuperseded(deps, job.previousMessage, synced.messageId);
       return synced;
     },
-    'reporter.dm': (job, jobId) => deps.chat.sendDm(job.reporterId, { kind: 'reporter.dm', content: dismissalDmText(job.reason), dedupeKey: jobId }),
+    'reporter.dm': (job, jobId) =>
+      deps.chat.sendDm(job.reporterId, { kind: 'reporter.dm', content: job.outcome === 'actioned' ? approvalDmText() : dismissalDmText(job.reason), dedupeKey: jobId }),
     'decision.webhook': async (job, jobId) => {
       // Enqueued while a webhook was configured; it has been switched off since.
       if (!deps.webhook) return { skipped: 'DECISION_WEBHOOK_URL is not set' };

@@ -43,6 +43,8 @@ export async function triageCase(deps: Deps, caseId: string): Promise<void> {
               ...(rule.action.kind !== undefined && { kind: rule.action.kind }),
               ...(rule.action.duration !== undefined && { durationMs: durationMs(rule.action.duration) }),
               sanctionReason: `automatic triage rule ${rule.id}`,
+              // Its chat-platform reporters learn that action was taken, as after a moderator's approval.
+              dm: true,
             });
             return;
           }

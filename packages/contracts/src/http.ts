@@ -148,6 +148,8 @@ export const UnclaimBody = z.strictObject({ moderator: ModeratorRef, bypassClaim
  * with a kind and no duration, permanent. The gateway checks `kind` against the policy's kinds.
  */
 export const ApproveBody = z.strictObject({
+  /** Tell the case's chat-platform reporters that action was taken (never the penalty); default true. */
+  dm: z.boolean().optional(),
   moderator: ModeratorRef,
   kind: SanctionKindName.optional(),
   duration: IsoDuration.optional(),

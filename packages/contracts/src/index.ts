@@ -15,5 +15,6 @@ export * from './cases.js';
 export * from './me.js';
 export * from './players.js';
 export * from './evidence.js';
+export * from './reporter-outcomes.js';
 export * from './statements.js';
 export * from './transparency.js';

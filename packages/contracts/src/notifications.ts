@@ -48,7 +48,7 @@ export const NotificationJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case.appended'), ...aboutCase, reportId: z.string() }),
   z.object({ kind: z.literal('case.claimed'), ...decision }),
   z.object({ kind: z.literal('case.unclaimed'), ...decision }),
-  z.object({ kind: z.literal('case.approved'), ...decision }),
+  z.object({ kind: z.literal('case.approved'), ...decision, dm: z.boolean().optional() }),
   z.object({ kind: z.literal('case.dismissed'), ...decision, dm: z.boolean(), reason: z.string().optional() }),
   z.object({
     kind: z.literal('case.reopened'),
@@ -57,7 +57,15 @@ export const NotificationJob = z.discriminatedUnion('kind', [
     /** The message the case had before the undo re-posted it; edited to point at the new one. */
     previousMessage: MessageRef.optional(),
   }),
-  z.object({ kind: z.literal('reporter.dm'), ...aboutCase, decisionId: z.string(), reporterId: z.string(), reason: z.string().optional() }),
+  z.object({
+    kind: z.literal('reporter.dm'),
+    ...aboutCase,
+    decisionId: z.string(),
+    reporterId: z.string(),
+    /** What the DM tells: action was taken, or not (then with the reason). Absent (an earlier version's job): dismissed. */
+    outcome: z.enum(['actioned', 'not_actioned']).optional(),
+    reason: z.string().optional(),
+  }),
   z.object({ kind: z.literal('decision.webhook'), decisionId: z.string(), body: DecisionWebhookBody, requestId: z.string().optional() }),
   z.object({ kind: z.literal('sanction.webhook'), body: SanctionWebhookBody, requestId: z.string().optional() }),
 ]);

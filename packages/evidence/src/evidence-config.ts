@@ -34,11 +34,7 @@ export const evidenceConfigShape = {
   EVIDENCE_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** How long an upload URL may be used, in seconds. */
   EVIDENCE_UPLOAD_TTL_S: env.positiveInt(900),
-  /**
-   * Kept evidence lives this many days after its case is decided (never while a sanction it
-   * supports is active); 0 deletes it at the first sweep after the decision.
-   */
-  EVIDENCE_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days' }).int('must be a whole number of days').min(0, 'must be at least 0').default(90),
+  // How long kept evidence lives is the policy's `evidence.retention` (TRIAGE_POLICY), not a variable.
 };
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is needed
 const evidenceConfig = z.object(evidenceConfigShape);

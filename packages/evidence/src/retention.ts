@@ -12,7 +12,8 @@ export interface SweepDeps {
 }
 
 export interface SweepOptions {
-  retentionDays: number;
+  /** How long kept evidence lives after its case is decided (the policy's `evidence.retention`), in ms. */
+  retentionMs: number;
   /** Items deleted per store transaction. */
   batchSize: number;
   /** List what would go, delete nothing. */
@@ -40,13 +41,13 @@ async function appealIsOpen(_caseId: string): Promise<boolean> {
 
 /**
  * The retention sweep (docs/evidence.md): captured evidence of cases decided more than
- * `retentionDays` ago, whose sanction is not active, is marked deleted with an audit entry, a
+ * `retentionMs` ago, whose sanction is not active, is marked deleted with an audit entry, a
  * batch per transaction; the bytes go once no captured item holds them. Uploads nobody cited
  * within a day go too. The audit entries are the sweep's record; the caller logs the counts.
  */
 export async function sweepEvidence(deps: SweepDeps, options: SweepOptions): Promise<SweepResult> {
   const now = (deps.now ?? Date.now)();
-  const cutoff = now - options.retentionDays * DAY_MS;
+  const cutoff = now - options.retentionMs;
   const maxItems = options.maxItems ?? 100_000;
   const result: SweepResult = { items: [], blobsDeleted: 0, uncitedUploads: [] };
   const skipped = new Set<string>();

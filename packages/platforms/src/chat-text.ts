@@ -36,6 +36,14 @@ export function supersededText(newMessageId: string): string {
   return `This decision was undone and the case re-posted (message ${newMessageId}).`;
 }
 
+/**
+ * The DM to a reporter of an approved case: action was taken, never which (the kind, duration and
+ * reason of the sanction are the other player's, DSA Art. 16(5) asks only for the decision).
+ */
+export function approvalDmText(): string {
+  return 'Your report was reviewed and action was taken against the reported player. Thank you for reporting.';
+}
+
 export function dismissalDmText(reason: string | undefined): string {
   return reason ? `Your report was reviewed and dismissed: ${reason}` : 'Your report was reviewed and dismissed.';
 }

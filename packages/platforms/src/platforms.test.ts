@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CaseView } from './case-view.js';
-import { caseMessageText, dismissalDmText } from './chat-text.js';
+import { approvalDmText, caseMessageText, dismissalDmText } from './chat-text.js';
 import { signBody } from './decision-webhook.js';
 import { parseRetryAfter, urlOf } from './http.js';
 
@@ -64,5 +64,9 @@ describe('chat text', () => {
   it('DMs the reason when there is one', () => {
     expect(dismissalDmText('no evidence')).toBe('Your report was reviewed and dismissed: no evidence');
     expect(dismissalDmText(undefined)).toBe('Your report was reviewed and dismissed.');
+  });
+
+  it('tells of an approval that action was taken, and nothing of the sanction', () => {
+    expect(approvalDmText()).toBe('Your report was reviewed and action was taken against the reported player. Thank you for reporting.');
   });
 });

@@ -283,6 +283,23 @@ export function describeSharedGuaranteesContract(name: string, openPair: () => P
         }
       }));
 
+    it('a scan while the other handle stores reports: every report stored before it began exactly once, none twice', () =>
+      withPair(async (a, b) => {
+        const before = Array.from({ length: 40 }, (_, i) => report(`sb-${String(i).padStart(2, '0')}`, `scan-shared-${i % 7}`, 1_000 + i));
+        await a.saveReports(before);
+        // Ids sorting before and after every id the scan has seen, stored by the other handle as it
+        // reads (a bounded number: on SQLite the scan also returns them, so it ends after they do).
+        const writer = (async () => {
+          for (let n = 1; n <= 30; n++) {
+            await b.saveReports([report(`sa-${n}`, `scan-shared-${n % 5}`, 5_000 + n), report(`sz-${n}`, `scan-shared-${n % 3}`, 5_000 + n)]);
+          }
+        })();
+        const seen = await scanAll(a, 4, () => new Promise((resolve) => setTimeout(resolve, 5)));
+        await writer;
+        expect(new Set(seen).size).toBe(seen.length);
+        for (const r of before) expect(seen).toContain(r.id);
+      }));
+
     it('a lift and an expiry of one sanction at once: one ends it, the feed has one end event, seqs without a gap', () =>
       withPair(async (a, b) => {
         for (let round = 0; round < 10; round++) {

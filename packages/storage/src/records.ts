@@ -433,3 +433,21 @@ export interface EvidenceKey {
   reportId: string;
   index: number;
 }
+
+/**
+ * What a reporter may learn of a report of theirs (docs/reporter-outcomes.md): whether its case's
+ * decision took action, never the penalty. One per report, at the position (`seq`) of its latest
+ * change: a decision moves it to the end, and so does the undo of one (`reopened`, not actioned).
+ */
+export interface ReportOutcome {
+  /** Strictly increasing in the order the changes committed: the reporter's cursor. */
+  seq: number;
+  reportId: string;
+  caseId: string;
+  /** True when the case was approved (a sanction was set); false when dismissed or reopened. */
+  actioned: boolean;
+  /** True when the decision was undone and the case is under review again. */
+  reopened: boolean;
+  /** When the decision (or its undo) was applied, ms since the epoch. */
+  at: number;
+}

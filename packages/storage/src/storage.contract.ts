@@ -16,6 +16,7 @@ import { describeQueueHealthContract } from './queue-health.contract.js';
 import { describeSanctionsContract, describeSharedSanctionsContract } from './sanctions.contract.js';
 import { describeTriageContract } from './triage.contract.js';
 import { describeEvidenceContract } from './evidence.contract.js';
+import { describeReporterOutcomesContract, describeSharedReporterOutcomesContract } from './reporter-outcomes.contract.js';
 import { describeStatementsContract } from './statements.contract.js';
 
 /**
@@ -89,6 +90,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
   describeTriageContract(name, makeStore);
   describeGuaranteesContract(name, makeStore);
   describeEvidenceContract(name, makeStore);
+  describeReporterOutcomesContract(name, makeStore);
   describeStatementsContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
@@ -791,6 +793,7 @@ export function describeSharedStoreContract(name: string, openPair: () => Promis
   describe(`${name} store: two handles on the same data`, { timeout: 60_000 }, () => {
     describeSharedSanctionsContract(openPair);
     describeSharedGuaranteesContract(name, openPair);
+    describeSharedReporterOutcomesContract(name, openPair);
 
     it('saving reports about the same new user from both opens exactly one case', () =>
       withPair(async (a, b) => {

@@ -17,6 +17,7 @@ import type {
   ReportRecord,
   ReporterRecord,
   ReporterStats,
+  ReportOutcome,
   SavedReport,
   SanctionActivation,
   SanctionBatch,
@@ -173,9 +174,20 @@ export interface Store {
   listCases(query: CaseQuery): Promise<{ total: number; cases: TriagedCase[] }>;
   /**
    * Every stored report, a page at a time in the store's own order (not time order), for replays.
-   * Pass the returned cursor to get the next page; null when there is no more.
+   * Pass the returned cursor to get the next page; null when there is no more. A scan returns every
+   * report stored before it began exactly once; a report stored during it at most once (SQLite:
+   * always, in rowid order; MongoDB: when its id sorts after the cursor; docs/decisions.md).
    */
   scanReports(cursor: string | null, limit: number): Promise<{ reports: ReportRecord[]; cursor: string | null }>;
+
+  // Reporter outcomes (docs/reporter-outcomes.md). transitionCase keeps them: a decision gives each
+  // report of the case its outcome, an undo marks each reopened, in its transaction.
+  /**
+   * The reporter's reports whose case was decided (or reopened by an undo), each once, in the order
+   * of its latest change (seq), with seq > `after`, at most `limit`. A reader paging by the last seq
+   * it saw misses no change, even one committing during its read.
+   */
+  reporterOutcomes(reporter: ReporterRecord, after: number, limit: number): Promise<ReportOutcome[]>;
 
   // Evidence (docs/evidence.md).
   /**

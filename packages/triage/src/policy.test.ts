@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '@rm/runtime';
 import type { SanctionRecord } from '@rm/storage';
-import { caseCategory, DEFAULT_POLICY, durationMs, kindsOf, loadPolicy, lookbackMs, policyFromEnv, proposeStep, queueSettingsOf, TriagePolicy } from './index.js';
+import { caseCategory, DEFAULT_POLICY, durationMs, evidenceRetentionMs, kindsOf, loadPolicy, lookbackMs, policyFromEnv, proposeStep, queueSettingsOf, TriagePolicy } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rm-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +68,23 @@ describe('the triage policy', () => {
     expect(loadPolicy(file('no-appeals.json', JSON.stringify(withoutAppeals))).appeals).toEqual({ window: 'P180D', sla: 'P7D' });
     expect(() => loadPolicy(file('broken.json', '{'))).toThrow(/is not valid JSON/);
     expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read/);
+  });
+
+  it('evidence.retention: how long kept evidence lives after the decision (default P90D; zero and years allowed)', () => {
+    const load = (name: string, evidence?: unknown) => {
+      const { evidence: _default, ...rest } = DEFAULT_POLICY;
+      return loadPolicy(file(name, JSON.stringify(evidence === undefined ? rest : { ...rest, evidence })));
+    };
+    expect(load('no-evidence.json').evidence).toEqual({ retention: 'P90D' });
+    expect(evidenceRetentionMs(DEFAULT_POLICY)).toBe(90 * 86_400_000);
+    expect(evidenceRetentionMs(load('zero.json', { retention: 'P0D' }))).toBe(0);
+    expect(evidenceRetentionMs(load('weeks.json', { retention: 'P12W' }))).toBe(84 * 86_400_000);
+    expect(evidenceRetentionMs(load('years.json', { retention: 'P2Y' }))).toBe(730 * 86_400_000);
+    expect(load('empty.json', {}).evidence).toEqual({ retention: 'P90D' });
+    for (const retention of ['90', 'P1M', 'ninety days', '-P1D', 'P']) {
+      expect(() => load(`bad-${retention.replace(/\W/g, '_')}.json`, { retention }), retention).toThrow(/^evidence\.retention: must be an ISO 8601 duration such as P90D/);
+    }
+    expect(() => load('extra.json', { retention: 'P1D', days: 3 })).toThrow(/^evidence/);
   });
 
   it('policyFromEnv: the default when TRIAGE_POLICY is unset, a ConfigError naming TRIAGE_POLICY when bad', () => {

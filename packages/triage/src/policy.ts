@@ -14,6 +14,11 @@ export const MIN_APPEAL_WINDOW_MS = 180 * 86_400_000;
 const appealWindow = z
   .string()
   .refine((v) => (lookbackMs(v) ?? 0) >= MIN_APPEAL_WINDOW_MS, "must be an ISO 8601 duration of at least P180D (six months, the EU Digital Services Act's minimum)");
+/**
+ * How long kept evidence lives after its case is decided: a duration as the lookback (days, weeks,
+ * whole years...), zero allowed (`P0D`: at the first sweep after the decision).
+ */
+const retention = z.string().refine((v) => lookbackMs(v) !== null, 'must be an ISO 8601 duration such as P90D, P12W or P1Y (P0D: at the first sweep)');
 const share = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 const weight = z.number().min(0, 'must be at least 0');
 const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -, at most 64');
@@ -129,6 +134,11 @@ export const TriagePolicy = z
       .default({ lookback: 'P1Y', steps: {} }),
     /** Appeals: open for `window` after a sanction starts; each should be decided within `sla`. */
     appeals: z.strictObject({ window: appealWindow.default('P180D'), sla: duration.default('P7D') }).default({ window: 'P180D', sla: 'P7D' }),
+    /**
+     * Kept evidence (docs/evidence.md): deleted `retention` after its case is decided, never while
+     * a sanction it supports is active (read by the evidence worker's sweep and `evidence purge`).
+     */
+    evidence: z.strictObject({ retention: retention.default('P90D') }).default({ retention: 'P90D' }),
     /** How long a claim holds before it expires (read by claim expiry). */
     claimTtl: duration,
     /** The moderator automatic sanctions are recorded as (registered with `moderator add`). */
@@ -207,6 +217,12 @@ export const DEFAULT_POLICY: TriagePolicy = {
   kinds: {},
   ladder: { lookback: 'P1Y', steps: {} },
   appeals: { window: 'P180D', sla: 'P7D' },
+  evidence: { retention: 'P90D' },
   claimTtl: 'PT30M',
   systemModeratorId: 'system',
 };
+
+/** Milliseconds kept evidence lives after its case is decided (the policy's `evidence.retention`). */
+export function evidenceRetentionMs(policy: Pick<TriagePolicy, 'evidence'>): number {
+  return lookbackMs(policy.evidence.retention)!;
+}

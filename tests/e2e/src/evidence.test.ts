@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadTokens } from '@rm/evidence';
 import { isErrorShape, report, System, type Key } from './harness.js';
+import { TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // Evidence through the real processes: a local HTTP server on 127.0.0.1 (admitted by the test-only
 // EVIDENCE_FETCH_ALLOW) serves images, redirects, slow and huge bodies. Refusals are tested here
@@ -258,8 +259,10 @@ describe('retention (cli evidence purge)', () => {
     expect((await sys.post(`/v1/reports/${reportId}/claim`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
     expect((await sys.post(`/v1/reports/${reportId}/${action}`, admin.auth, { moderator: { id: 'm1' } })).status).toBe(200);
   };
-  const purge = async (args: string[], days: string) => {
-    const res = await sys.cli(['evidence', 'purge', ...args, '--json'], { EVIDENCE_RETENTION_DAYS: days });
+  // The retention is the policy's `evidence.retention` (TRIAGE_POLICY), as the evidence worker reads it.
+  const purge = async (args: string[], retention: string) => {
+    const policy = writePolicy({ ...TEST_POLICY, evidence: { retention } }, `retention-${retention}.json`);
+    const res = await sys.cli(['evidence', 'purge', ...args, '--json'], { TRIAGE_POLICY: policy });
     expect(res.code, res.stderr).toBe(0);
     return JSON.parse(res.stdout) as { dryRun: boolean; items: { reportId: string; index: number }[]; blobsDeleted: number };
   };
@@ -273,13 +276,13 @@ describe('retention (cli evidence purge)', () => {
     const mine = (items: { reportId: string }[]) => items.filter((i) => [dismissed, sanctioned, open].some((x) => x.reportId === i.reportId)).map((i) => i.reportId);
 
     // Within the default 90 days nothing of ours is due; at 0 days only the dismissed case's item.
-    expect(mine((await purge(['--dry-run'], '90')).items)).toEqual([]);
-    const dry = await purge(['--dry-run'], '0');
+    expect(mine((await purge(['--dry-run'], 'P90D')).items)).toEqual([]);
+    const dry = await purge(['--dry-run'], 'P0D');
     expect(dry.dryRun).toBe(true);
     expect(mine(dry.items)).toEqual([dismissed.reportId]);
     expect(await copyStatus(dismissed.reportId)).toBe(200);
 
-    const done = await purge([], '0');
+    const done = await purge([], 'P0D');
     expect(mine(done.items)).toEqual([dismissed.reportId]);
     expect(await copyStatus(dismissed.reportId)).toBe(404);
     // The same bytes are still held by the open case's item: its copy is still served.
@@ -287,7 +290,7 @@ describe('retention (cli evidence purge)', () => {
     expect(await copyStatus(sanctioned.reportId)).toBe(200);
     const view = (await sys.get(`/v1/cases/${dismissed.caseId}`, viewer.auth)).body.case.reports[0].evidenceItems[0];
     expect(view).toMatchObject({ state: 'deleted', sha256: sha(PNG), copyUrl: null });
-    expect(mine((await purge(['--dry-run'], '0')).items)).toEqual([]);
+    expect(mine((await purge(['--dry-run'], 'P0D')).items)).toEqual([]);
   });
 });
 

@@ -125,10 +125,15 @@ export class System {
     return system.startAll(options.apps);
   }
 
-  /** Starts `apps` (all by default); a system that cannot start leaves none of its processes behind. */
+  /**
+   * Starts `apps` (all by default) side by side (none needs another to start); a system that
+   * cannot start leaves none of its processes behind.
+   */
   private async startAll(apps: AppName[] = Object.keys(APPS) as AppName[]): Promise<System> {
+    const started = await Promise.allSettled(apps.map((app) => this.startApp(app)));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     try {
-      for (const app of apps) await this.startApp(app);
+      if (failed) throw failed.reason;
     } catch (err) {
       await this.stop();
       throw err;

@@ -281,7 +281,7 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
         const preStopSeconds = Number(pod.containers[0].lifecycle?.preStop?.exec?.command?.[1] ?? 0);
         expect(pod.terminationGracePeriodSeconds * 1000, d.metadata.name).toBeGreaterThan(SHUTDOWN_GRACE_MS + preStopSeconds * 1000);
         const app = devApps.find((a) => a.name === d.metadata.name);
-        // The evidence worker reads no policy (its config has no TRIAGE_POLICY): it gets none.
+        // A process whose config has no TRIAGE_POLICY reads no policy: it gets none (today every app reads it).
         if (app && !configVariables(app.schema).includes('TRIAGE_POLICY')) continue;
         const policy = pod.volumes.find((v: any) => v.configMap && named(objects, 'ConfigMap', v.configMap.name));
         expect(policy, `${d.metadata.name}: a volume from a rendered ConfigMap`).toBeDefined();

@@ -102,6 +102,11 @@ describe('chat platform over HTTP: a case from first report to undo', () => {
     expect(delivered(casePosts(userId))).toHaveLength(1);
   });
 
+  it('approval DMs the chat-platform reporter that action was taken, and nothing of the sanction', async () => {
+    const dm = await until('the approval DM to rep-a', () => delivered(fake.requests('POST', 'chat', 'channels', 'dm-rep-a', 'messages'))[0]);
+    expect(dm.body.content).toBe('Your report was reviewed and action was taken against the reported player. Thank you for reporting.');
+  });
+
   it('sends the approval to the decision webhook, signed with HMAC-SHA256 of the raw body', async () => {
     const hook = await until('the approve webhook', () => hooks('approved', userId)[0]);
     expect(hook.headers['x-signature']).toBe(`sha256=${createHmac('sha256', SECRET).update(hook.raw).digest('hex')}`);
@@ -122,14 +127,15 @@ describe('chat platform over HTTP: a case from first report to undo', () => {
 
   it('dismiss with dm sends the chat-platform reporter the reason in a DM, and no game-platform reporter, and edits the re-posted message', async () => {
     await decide('dismiss', reportIds[0]!, { dm: true, reason: 'Not enough evidence' });
-    const dm = await until('the DM to rep-a', () => delivered(fake.requests('POST', 'chat', 'channels', 'dm-rep-a', 'messages'))[0]);
+    const dm = await until('the DM to rep-a', () => delivered(fake.requests('POST', 'chat', 'channels', 'dm-rep-a', 'messages')).find((r) => r.body.content.includes('dismissed')));
     expect(dm.body.content).toContain('Not enough evidence');
     await until('the edit for the dismissal', () => edits(messageId).find((r) => r.body.content.includes('dismissed by alice')));
     const hook = await until('the dismiss webhook', () => hooks('dismissed', userId)[0]);
     expect(hook.body).toMatchObject({ ban: null, reason: 'Not enough evidence' });
     // rep-b reported from the game platform: that id may be someone else on the chat platform.
-    // (Its DM would have been queued before the webhook, which has been delivered.)
-    expect(delivered(fake.requests('POST', 'chat', 'users', '@me', 'channels')).map((r) => r.body.recipient_id)).toEqual(['rep-a']);
+    // (Its DM would have been queued before the webhook, which has been delivered.) rep-a had two:
+    // the approval's and the dismissal's.
+    expect(delivered(fake.requests('POST', 'chat', 'users', '@me', 'channels')).map((r) => r.body.recipient_id)).toEqual(['rep-a', 'rep-a']);
   });
 });
 

@@ -269,8 +269,8 @@ describe('automatic rules: escalate', () => {
 });
 
 describe('the triage policy at start', () => {
-  // The evidence worker does not read the triage policy (retention is EVIDENCE_RETENTION_DAYS).
-  it.each((Object.keys(APPS) as (keyof typeof APPS)[]).filter((app) => app !== 'evidence'))('%s stops at start with one line naming the bad field of an invalid policy', async (app) => {
+  // Every process reads it, the evidence worker too (its `evidence.retention`).
+  it.each(Object.keys(APPS) as (keyof typeof APPS)[])('%s stops at start with one line naming the bad field of an invalid policy', async (app) => {
     const bad = writePolicy({ ...TEST_POLICY, brigade: { ...TEST_POLICY.brigade, suspectShare: 2 } });
     const r = await runNode(APPS[app], [], { ...sys.env, TRIAGE_POLICY: bad, PORT: '0' });
     expect(r.code).toBe(1);

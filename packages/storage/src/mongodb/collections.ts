@@ -15,6 +15,7 @@ import type {
   ModeratorDoc,
   ReportDoc,
   ReporterStatsDoc,
+  ReportOutcomeDoc,
   SanctionDoc,
   SanctionEventDoc,
   SlaBreachDoc,
@@ -42,6 +43,7 @@ export const COLLECTION_NAMES = {
   migrations: 'migrations',
   evidence: 'evidence',
   evidenceAudit: 'evidence_audit',
+  reportOutcomes: 'report_outcomes',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -65,6 +67,7 @@ export interface Collections {
   migrations: Collection<MigrationDoc>;
   evidence: Collection<EvidenceDoc>;
   evidenceAudit: Collection<EvidenceAuditDoc>;
+  reportOutcomes: Collection<ReportOutcomeDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -89,5 +92,6 @@ export function collectionsOf(db: Db): Collections {
     migrations: db.collection<MigrationDoc>(n.migrations),
     evidence: db.collection<EvidenceDoc>(n.evidence),
     evidenceAudit: db.collection<EvidenceAuditDoc>(n.evidenceAudit),
+    reportOutcomes: db.collection<ReportOutcomeDoc>(n.reportOutcomes),
   };
 }

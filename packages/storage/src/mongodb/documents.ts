@@ -215,6 +215,19 @@ export interface ReporterStatsDoc {
   dismissed: number;
 }
 
+/** A report's outcome for its reporter (reporter-outcomes.ts); `_id` is the report id. */
+export interface ReportOutcomeDoc {
+  _id: string;
+  platform: string;
+  reporterId: string;
+  caseId: string;
+  actioned: boolean;
+  reopened: boolean;
+  at: number;
+  /** From the `report_outcomes` counter, taken last in the decision's transaction. */
+  seq: number;
+}
+
 /** A one-time data migration that has run (migrations.ts); `_id` is its name. */
 export interface MigrationDoc {
   _id: string;

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { COLLECTION_NAMES, type Collections } from './collections.js';
 import { isIndexNotFound, isNamespaceExists } from './driver-errors.js';
 import { FEED_COUNTER } from './sanctions.js';
+import { OUTCOME_COUNTER } from './reporter-outcomes.js';
 
 /**
  * Creates the collections and indexes at start. Idempotent, and safe when several processes start
@@ -72,8 +73,11 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { caseId: 1 }, name: 'evidence_captured_by_case', partialFilterExpression: { state: 'captured' } },
   ]);
   await c.evidenceAudit.createIndexes([{ key: { reportId: 1, at: 1, _id: 1 }, name: 'evidence_audit_by_report' }]);
-  // The feed counter exists before any transaction updates it (no upsert race inside one).
+  // A reporter's outcomes in seq order (reporterOutcomes); seq is unique store-wide, so per reporter too.
+  await c.reportOutcomes.createIndexes([{ key: { platform: 1, reporterId: 1, seq: 1 }, name: 'report_outcomes_by_reporter', unique: true }]);
+  // The counters exist before any transaction updates them (no upsert race inside one).
   await c.counters.updateOne({ _id: FEED_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
+  await c.counters.updateOne({ _id: OUTCOME_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Collections } from './collections.js';
 import type { ReporterStatsDoc } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { DECISION_TRANSACTION } from './transition-case.js';
+import { appendOutcomes, type PendingOutcome } from './reporter-outcomes.js';
 
 /** The migrations document recording that reporter credibility was counted from past decisions. */
 export const REPORTER_STATS_BACKFILL = 'reporter_stats_backfill';
@@ -78,4 +79,86 @@ async function backfillIn(c: Collections, session: ClientSession): Promise<void>
     }
   }
   if (ops.length > 0) await c.reporterStats.bulkWrite(ops, { session, ordered: true });
+}
+
+/** The migrations document recording that the outcomes of reports decided before them were recorded. */
+export const REPORT_OUTCOMES_BACKFILL = 'report_outcomes_backfill';
+
+/**
+ * Reporter outcomes on a database that used MongoDB before them: each report of a case already
+ * decided gets its outcome, in the order the cases were decided (the SQLite store's migration 11
+ * does the same). Runs once, like backfillReporterStats: the outcomes and the `migrations`
+ * document commit in one transaction, and concurrent starts conflict on that document.
+ *
+ * A report that already has an outcome (recorded by a process of this version that decided its
+ * case before the backfill ran) keeps it. The seqs come from the outcome counter inside the
+ * transaction, so a decision committing meanwhile conflicts with the backfill and one of the two
+ * retries after the other: seq order stays commit order. Bounded like the other backfill by
+ * MongoDB's transaction lifetime (60 s by default) and the aggregation's in-memory sort.
+ */
+export async function backfillReportOutcomes(client: MongoClient, c: Collections): Promise<void> {
+  if (await c.migrations.findOne({ _id: REPORT_OUTCOMES_BACKFILL })) return;
+  for (let race = 1; ; race++) {
+    try {
+      await client.withSession((session) => session.withTransaction((s) => backfillOutcomesIn(c, s), DECISION_TRANSACTION));
+      return;
+    } catch (err) {
+      if (!isDuplicateKey(err) || race >= MAX_RACES) throw err;
+      if (await c.migrations.findOne({ _id: REPORT_OUTCOMES_BACKFILL })) return;
+    }
+  }
+}
+
+async function backfillOutcomesIn(c: Collections, session: ClientSession): Promise<void> {
+  if (await c.migrations.findOne({ _id: REPORT_OUTCOMES_BACKFILL }, { session })) return;
+  await c.migrations.insertOne({ _id: REPORT_OUTCOMES_BACKFILL, doneAt: Date.now() }, { session });
+  // Each report of each decided case without an outcome yet, with the time of the decision that
+  // put its case in its state (the case's last change, for a case without that event).
+  const outcomes = c.cases.aggregate<PendingOutcome>(
+    [
+      { $match: { state: { $in: ['approved', 'dismissed'] } } },
+      {
+        $lookup: {
+          from: c.events.collectionName,
+          let: { caseId: '$_id', state: '$state' },
+          pipeline: [
+            { $match: { $expr: { $and: [{ $eq: ['$caseId', '$$caseId'] }, { $eq: ['$toState', '$$state'] }] } } },
+            { $sort: { seq: -1 } },
+            { $limit: 1 },
+            { $project: { _id: 0, at: 1 } },
+          ],
+          as: 'decision',
+        },
+      },
+      { $lookup: { from: c.reports.collectionName, localField: '_id', foreignField: 'caseId', as: 'r', pipeline: [{ $project: { reporterPlatform: 1, reporterId: 1, receivedAt: 1 } }] } },
+      { $unwind: '$r' },
+      { $lookup: { from: c.reportOutcomes.collectionName, localField: 'r._id', foreignField: '_id', as: 'known', pipeline: [{ $project: { _id: 1 } }] } },
+      { $match: { known: { $size: 0 } } },
+      {
+        $project: {
+          _id: '$r._id',
+          platform: '$r.reporterPlatform',
+          reporterId: '$r.reporterId',
+          caseId: '$_id',
+          actioned: { $eq: ['$state', 'approved'] },
+          reopened: { $literal: false },
+          at: { $ifNull: [{ $first: '$decision.at' }, '$updatedAt'] },
+          receivedAt: '$r.receivedAt',
+        },
+      },
+      { $sort: { at: 1, receivedAt: 1, _id: 1 } },
+      { $unset: 'receivedAt' },
+    ],
+    { session },
+  );
+  const BATCH = 1_000;
+  let batch: PendingOutcome[] = [];
+  for await (const o of outcomes) {
+    batch.push(o);
+    if (batch.length === BATCH) {
+      await appendOutcomes(c, session, batch);
+      batch = [];
+    }
+  }
+  await appendOutcomes(c, session, batch);
 }

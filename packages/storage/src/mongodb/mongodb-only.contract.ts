@@ -5,7 +5,7 @@ import type { CaseRecord, CaseState, Transition } from '../records.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
 import { connectMongo } from './connect.js';
-import { REPORTER_STATS_BACKFILL } from './migrations.js';
+import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL } from './migrations.js';
 import { OLD_BANS_CHECK_MS } from './sanctions.js';
 import { startBareContainer, type TestServer } from './test-server.js';
 
@@ -89,6 +89,44 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
         expect(await s.reporterStats([{ platform: 'gameplatform', id: 'rep-1' }])).toEqual([{ platform: 'gameplatform', id: 'rep-1', approved: 0, dismissed: 0 }]);
       } finally {
         await s.close();
+      }
+    });
+  });
+
+  describe('MongoDB store: reporter outcomes of earlier decisions', () => {
+    it('are recorded once at start, in the order the cases were decided; an outcome already recorded is kept', async () => {
+      const a = await ctx.freshStore();
+      let kept: number;
+      try {
+        const [s1, s2, s3] = await a.saveReports([
+          report('o1', 'u1', 1_000, { reporterId: 'rep-1' }),
+          report('o2', 'u2', 1_000, { reporterId: 'rep-1' }),
+          report('o3', 'u3', 1_000, { reporterId: 'rep-1' }),
+        ]);
+        await a.transitionCase(move((await a.getCase(s1!.caseId))!, 'approved', { event: { decisionId: 'bf-1', action: 'approve', moderatorId: 'm', at: 7_000, result: null } }));
+        await a.transitionCase(move((await a.getCase(s2!.caseId))!, 'dismissed', { event: { decisionId: 'bf-2', action: 'dismiss', moderatorId: 'm', at: 6_000, result: null } }));
+        await a.transitionCase(move((await a.getCase(s3!.caseId))!, 'approved', { event: { decisionId: 'bf-3', action: 'approve', moderatorId: 'm', at: 8_000, result: null } }));
+        kept = (await a.reporterOutcomes({ platform: 'gameplatform', id: 'rep-1' }, 0, 10)).find((o) => o.reportId === 'o3')!.seq;
+      } finally {
+        await a.close();
+      }
+      // As a database that used MongoDB before outcomes, except o3's, recorded by a newer process.
+      await db().collection(COLLECTION_NAMES.reportOutcomes).deleteMany({ _id: { $in: ['o1', 'o2'] } as never });
+      await db().collection(COLLECTION_NAMES.migrations).deleteMany({});
+      const [b, c] = await Promise.all([ctx.sameDatabase(), ctx.sameDatabase()]);
+      try {
+        const outcomes = await b.reporterOutcomes({ platform: 'gameplatform', id: 'rep-1' }, 0, 10);
+        expect(outcomes.map((o) => [o.reportId, o.actioned, o.at])).toEqual([
+          ['o3', true, 8_000],
+          ['o2', false, 6_000],
+          ['o1', true, 7_000],
+        ]);
+        expect(outcomes[0]!.seq).toBe(kept);
+        expect(await db().collection(COLLECTION_NAMES.migrations).countDocuments({ _id: REPORT_OUTCOMES_BACKFILL as never })).toBe(1);
+        expect(await db().collection(COLLECTION_NAMES.reportOutcomes).countDocuments({})).toBe(3);
+      } finally {
+        await b.close();
+        await c.close();
       }
     });
   });
@@ -192,6 +230,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
           ['countReportsSince', await d.collection(COLLECTION_NAMES.reports).aggregate([{ $match: { receivedAt: { $gte: 0 } } }, { $count: 'n' }]).explain('queryPlanner')],
           ['caseTimelinesSince', await d.collection(COLLECTION_NAMES.events).aggregate([{ $match: { at: { $gte: 0 } } }, { $group: { _id: '$caseId' } }]).explain('queryPlanner')],
           ['caseHistory', await d.collection(COLLECTION_NAMES.events).find({ caseId: 'c' }).sort({ seq: 1 }).explain('queryPlanner')],
+          ['reporterOutcomes', await d.collection(COLLECTION_NAMES.reportOutcomes).find({ platform: 'gameplatform', reporterId: 'r', seq: { $gt: 0 } }).sort({ seq: 1 }).limit(25).explain('queryPlanner')],
           ['sanctionFeed', await d.collection(COLLECTION_NAMES.sanctionEvents).find({ _id: { $gt: 0 } as never }).sort({ _id: 1 }).limit(100).explain('queryPlanner')],
           ['pendingEffects', await d.collection(COLLECTION_NAMES.effects).find({ doneAt: null, createdAt: { $lte: 1 } }).sort({ createdAt: 1, _id: 1 }).limit(100).explain('queryPlanner')],
           ['slaBreachesSince', await d.collection(COLLECTION_NAMES.slaBreaches).find({ at: { $gte: 0 } }).sort({ at: 1 }).explain('queryPlanner')],

@@ -10,12 +10,13 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
-import { backfillReporterStats } from './migrations.js';
+import { backfillReportOutcomes, backfillReporterStats } from './migrations.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
 import { refuseUndefinedKeys } from './undefined-keys.js';
 import { evidenceMethods } from './evidence.js';
+import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { transparencyMethods } from './transparency.js';
 
 /**
@@ -30,6 +31,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Store
     await ensureSchema(db, c);
     await migrateBans(client, c);
     await backfillReporterStats(client, c);
+    await backfillReportOutcomes(client, c);
     return refuseUndefinedKeys(mongoStore(client, c));
   } catch (err) {
     await client.close();
@@ -131,6 +133,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...sanctionMethods(client, c),
     ...triageMethods(client, c),
     ...evidenceMethods(client, c),
+    ...reporterOutcomeMethods(c),
     ...transparencyMethods(client, c),
     close() {
       closing ??= client.close();

@@ -7,6 +7,7 @@ import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { appendFeedEvents, createSanction, liftSanctionOfCase, recordEffects, type PendingFeedEvent } from './sanctions.js';
 import { countDecision } from './triage.js';
+import { appendOutcomes, prepareOutcomes } from './reporter-outcomes.js';
 import { approvalSanction } from '../approval-sanction.js';
 
 /**
@@ -26,7 +27,7 @@ class ReopenConflict extends Error {}
 /**
  * Applies a transition in one transaction: the compare-and-set on the case (one findOneAndUpdate
  * on _id, version and state), the audit event, the sanction change and its feed event, the
- * effects the decision owes (the outbox). All or nothing, as in the SQLite
+ * effects the decision owes (the outbox), the reporters' outcomes. All or nothing, as in the SQLite
  * store, so a decision id found by findDecision always means the whole decision was applied.
  * The driver retries the transaction on transient errors (write conflicts between concurrent
  * decisions); a retry whose compare-and-set no longer matches answers null.
@@ -89,7 +90,9 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
   }
   await recordEffects(c, session, t.event.decisionId, t.effects, t.event.at);
   await countDecision(c, t, session);
-  // Last: the feed counter is held from here to the commit only (see appendFeedEvents).
+  const outcomes = await prepareOutcomes(c, session, t);
+  // Last: the counters are held from here to the commit only (see appendFeedEvents, appendOutcomes).
+  await appendOutcomes(c, session, outcomes);
   await appendFeedEvents(c, session, feed ? [feed] : []);
   return toCase(updated);
 }

@@ -84,8 +84,12 @@ export function triageMethods(client: MongoClient, c: Collections): TriageMethod
     async scanReports(cursor, limit) {
       // limit(0) means "no limit" to MongoDB; a limit of 0 lists nothing, as in SQL.
       if (limit <= 0) return { reports: [], cursor: null };
+      // By report id: unique and never changed, so every report stored before the scan began is
+      // on exactly one page, and none twice. On the primary, whatever the URL's read preference: a
+      // lagging secondary could still miss a report acknowledged before the scan began. A report
+      // stored during the scan is returned only if its id sorts after the cursor (docs/decisions.md).
       const docs = await c.reports
-        .find(cursor === null ? {} : { _id: { $gt: cursor } })
+        .find(cursor === null ? {} : { _id: { $gt: cursor } }, { readPreference: 'primary' })
         .sort({ _id: 1 })
         .limit(limit)
         .toArray();

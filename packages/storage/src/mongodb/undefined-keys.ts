@@ -70,6 +70,8 @@ export function refuseUndefinedKeys(store: Store): Store {
   // Ids and reporters that are not strings name nothing (an undefined field would vanish from $or).
   guarded['reporterStats'] = (reporters: { platform: unknown; id: unknown }[]) =>
     store.reporterStats(reporters.filter((r) => typeof r.platform === 'string' && typeof r.id === 'string') as Parameters<Store['reporterStats']>[0]);
+  guarded['reporterOutcomes'] = (reporter: { platform: unknown; id: unknown }, after: number, limit: number) =>
+    typeof reporter?.platform === 'string' && typeof reporter.id === 'string' ? store.reporterOutcomes(reporter as Parameters<Store['reporterOutcomes']>[0], after, limit) : Promise.resolve([]);
   guarded['completeEffects'] = (ids: unknown[], at: number) => store.completeEffects(ids.filter((id): id is string => typeof id === 'string'), at);
   return guarded as unknown as Store;
 }

@@ -299,7 +299,30 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX evidence_audit_by_report ON evidence_audit(report_id, seq);
   `,
-  // (statements of reasons): each sanction's statement, JSON, stored unchanged from its creation;
+  // 11 (reporter outcomes): each decided report's outcome for its reporter, at the seq of its
+  // latest change (an autoincrement: a change replaces the row, which takes a new, higher seq, in
+  // the decision's write transaction, so seq order is commit order); read by reporter and seq.
+  // The reports of cases already decided get theirs, in the order they were decided.
+  `
+  CREATE TABLE report_outcomes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    report_id TEXT NOT NULL UNIQUE,
+    reporter_platform TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    case_id TEXT NOT NULL,
+    actioned INTEGER NOT NULL,
+    reopened INTEGER NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX report_outcomes_by_reporter ON report_outcomes(reporter_platform, reporter_id, seq);
+  INSERT INTO report_outcomes (report_id, reporter_platform, reporter_id, case_id, actioned, reopened, at)
+    SELECT r.id, r.reporter_platform, r.reporter_id, r.case_id, c.state = 'approved', 0,
+      COALESCE((SELECT MAX(e.at) FROM case_events e WHERE e.case_id = c.id AND e.to_state = c.state), c.updated_at) AS decided_at
+    FROM reports r JOIN cases c ON c.id = r.case_id
+    WHERE c.state IN ('approved', 'dismissed')
+    ORDER BY decided_at, r.received_at, r.id;
+  `,
+  // 12 (statements of reasons): each sanction's statement, JSON, stored unchanged from its creation;
   // NULL on sanctions of earlier versions. Sanctions by the time they took effect (a wave's
   // effectiveAt, else creation) for the transparency figures and the export's pages.
   `

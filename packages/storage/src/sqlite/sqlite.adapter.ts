@@ -47,6 +47,7 @@ import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
 import { sqliteTriage } from './triage.js';
 import { sqliteEvidence } from './evidence.js';
+import { sqliteReporterOutcomes } from './reporter-outcomes.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -162,6 +163,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
 
   const sanctions = sqliteSanctions(db);
   const triage = sqliteTriage(db);
+  const outcomes = sqliteReporterOutcomes(db);
 
   const insertOrDuplicate = (what: string, id: string, run: () => void) => {
     try {
@@ -234,6 +236,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     if (t.ban === 'lift') sanctions.liftOfCase(t.caseId, t.event.moderatorId, t.event.at);
     sanctions.recordEffects(t.event.decisionId, t.effects, t.event.at);
     triage.countDecision(t);
+    outcomes.recordOutcomes(t);
     return toCase(q.getCase.get(t.caseId)!);
   });
 
@@ -355,6 +358,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ...sanctions.methods,
     ...triage.methods,
     ...sqliteEvidence(db),
+    ...outcomes.methods,
     ...sqliteTransparency(db),
     async close() {
       if (closed) return;

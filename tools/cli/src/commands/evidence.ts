@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { evidenceConfigShape, openBlobStore, sweepEvidence } from '@rm/evidence';
 import { commonConfig, loadConfig } from '@rm/runtime';
+import { evidenceRetentionMs, policyFromEnv } from '@rm/triage';
 import { print, table, type CliContext } from '../context.js';
 
 const evidenceCliConfig = commonConfig.extend(evidenceConfigShape);
@@ -10,15 +11,17 @@ export function evidenceCommand(ctx: () => CliContext): Command {
   const cmd = new Command('evidence').description('kept evidence (docs/evidence.md)');
   cmd
     .command('purge')
-    .description('runs the retention sweep now: deletes kept evidence of cases decided more than EVIDENCE_RETENTION_DAYS ago (never behind an active sanction) and uploads nobody cited within a day')
+    .description('runs the retention sweep now: deletes kept evidence of cases decided longer ago than evidence.retention in the policy (TRIAGE_POLICY) (never behind an active sanction) and uploads nobody cited within a day')
     .option('--dry-run', 'list what the sweep would delete, delete nothing')
     .option('--json', 'print the items as JSON')
     .action(async (options: { dryRun?: boolean; json?: boolean }) => {
       const config: z.infer<typeof evidenceCliConfig> = loadConfig(evidenceCliConfig);
+      // The services' TRIAGE_POLICY: its evidence.retention; a bad file fails in one line naming the field.
+      const retentionMs = evidenceRetentionMs(policyFromEnv());
       const store = await ctx().getStore();
       const blobs = await openBlobStore(config);
       try {
-        const result = await sweepEvidence({ store, blobs }, { retentionDays: config.EVIDENCE_RETENTION_DAYS, batchSize: 500, dryRun: options.dryRun === true });
+        const result = await sweepEvidence({ store, blobs }, { retentionMs, batchSize: 500, dryRun: options.dryRun === true });
         if (options.json) {
           print(JSON.stringify({ dryRun: options.dryRun === true, items: result.items, blobsDeleted: result.blobsDeleted, uncitedUploads: result.uncitedUploads }));
           return;
