@@ -23,6 +23,10 @@ async function check(userId) {
   const active = status.sanctions.find((s) => s.state === 'active' && s.blocksLogin);
   if (status.banned) {
     console.log(`refuse ${userId}: ${active?.reason ?? 'banned'} (until ${active?.expiresAt ? new Date(active.expiresAt).toISOString() : 'forever'})`);
+    // The statement of reasons (null on sanctions of earlier versions): show the player the rule
+    // broken and how to appeal (docs/transparency.md).
+    const statement = active?.statement;
+    if (statement) console.log(`  rule: ${statement.ground.clause}\n  appeal: ${statement.redress.howToAppeal}`);
     return;
   }
   // Check these at each gate: restrictions.includes('chat') before relaying a chat line, etc.

@@ -19,6 +19,7 @@ import { opsRoutes } from './routes/ops.routes.js';
 import { playersRoutes } from './routes/players.routes.js';
 import { reportsRoutes } from './routes/reports.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
+import { transparencyRoutes } from './routes/transparency.routes.js';
 import { sanctionsRoutes } from './routes/sanctions.routes.js';
 import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js';
 import { reportersRoutes } from './routes/reporters.routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(reportsRoutes(deps));
       await v1.register(decisionsRoutes(deps));
       await v1.register(statsRoutes(deps));
+      await v1.register(transparencyRoutes(deps));
       await v1.register(sanctionsRoutes(deps));
       await v1.register(casesRoutes(deps));
       await v1.register(playersRoutes(deps));

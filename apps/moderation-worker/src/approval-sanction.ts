@@ -1,6 +1,6 @@
 import { AppError, type DecisionJob } from '@rm/contracts';
 import type { CaseRecord, Transition } from '@rm/storage';
-import { caseCategory, kindsOf, proposeStep } from '@rm/triage';
+import { assembleStatement, caseCategory, ESCALATED, kindsOf, proposeStep } from '@rm/triage';
 import type { DecideDeps } from './deps.js';
 
 type Approval = Extract<DecisionJob, { action: 'approve' }>;
@@ -13,7 +13,7 @@ type Approval = Extract<DecisionJob, { action: 'approve' }>;
  */
 export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triagePolicy'>, job: Approval, c: CaseRecord, at: number): Promise<NonNullable<Transition['sanction']>> {
   const policy = deps.triagePolicy;
-  const [triage, sanctions] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.sanctionsOfUser(c.userId)]);
+  const [triage, sanctions, reports] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.sanctionsOfUser(c.userId), deps.store.caseReports(c.id)]);
   const category = caseCategory(policy, triage);
   const proposed = proposeStep(policy, category, sanctions, at);
   const named = job.kind !== undefined || job.durationMs !== undefined;
@@ -22,9 +22,28 @@ export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triageP
   const known = kindsOf(policy);
   // The gateway checked the kind against its policy; this worker's may differ during a rollout.
   if (!(kind in known)) throw new AppError('VALIDATION_FAILED', `kind must be one of ${Object.keys(known).join(', ')}`, [{ field: 'kind', message: `kind must be one of ${Object.keys(known).join(', ')}` }]);
+  const expiresAt = durationMs === null ? null : at + durationMs;
+  const kept = new Map((await deps.store.evidenceOfReports(reports.map((r) => r.id))).map((e) => [`${e.reportId}/${e.index}`, e.sha256]));
+  const byRule = job.ruleId !== undefined;
+  const statement = assembleStatement(policy, {
+    category,
+    kind,
+    from: at,
+    until: expiresAt,
+    reason: job.sanctionReason ?? null,
+    origin: 'reports',
+    reports: reports.length === 0 ? null : { count: reports.length, firstAt: reports[0]!.receivedAt, lastAt: reports.at(-1)!.receivedAt },
+    evidence: reports.flatMap((r) => r.evidence.map((e, i) => ({ url: e.url, sha256: kept.get(`${r.id}/${i}`) ?? null }))),
+    // Players' reports found it (a notice), not a machine; a rule decided alone, or raised the
+    // case to the moderator who decided (docs/decisions.md, issue 28).
+    automatedDetection: false,
+    automatedDecision: byRule ? 'fully' : triage?.flags.includes(ESCALATED) ? 'partially' : 'not',
+    illegalContent: job.illegalContent,
+    issuedAt: at,
+  });
   return {
     reason: job.sanctionReason ?? null,
-    expiresAt: durationMs === null ? null : at + durationMs,
+    expiresAt,
     kind,
     blocksLogin: known[kind]!.blocksLogin,
     category,
@@ -34,5 +53,6 @@ export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triageP
       proposed: { kind: proposed.kind, durationMs: proposed.durationMs },
       overridden: named && (kind !== proposed.kind || durationMs !== proposed.durationMs),
     },
+    statement,
   };
 }

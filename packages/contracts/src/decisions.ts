@@ -31,6 +31,8 @@ export const DecisionJob = z.discriminatedUnion('action', [
     sanctionReason: z.string().optional(),
     /** DM the case's chat-platform reporters that action was taken; absent (a job of an earlier version): no DM. */
     dm: z.boolean().optional(),
+    /** The moderator marked the ground illegal content under this law (the statement of reasons). */
+    illegalContent: z.object({ law: z.string(), explanation: z.string().optional() }).optional(),
     requestId: z.string().optional(),
   }),
   z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
 import { IsoDuration, SanctionKindName, SanctionReason } from './sanctions.js';
+import { IllegalContentBody } from './statements.js';
 
 const id = (what: string) =>
   z
@@ -153,6 +154,8 @@ export const ApproveBody = z.strictObject({
   kind: SanctionKindName.optional(),
   duration: IsoDuration.optional(),
   reason: SanctionReason.optional(),
+  /** Marks the statement's ground as illegal content under the law named (absent: a breach of the terms). */
+  illegalContent: IllegalContentBody.optional(),
 });
 export const DismissBody = z.strictObject({
   dm: z.boolean().optional(),

@@ -17,3 +17,5 @@ export * from './players.js';
 export * from './evidence.js';
 export * from './reporter-outcomes.js';
 export * from './appeals.js';
+export * from './statements.js';
+export * from './transparency.js';

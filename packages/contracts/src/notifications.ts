@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SANCTION_EVENT_TYPES, SanctionEventView } from './sanctions.js';
+import { StatementOfReasons } from './statements.js';
 
 /**
  * The body of the optional decision webhook (`DECISION_WEBHOOK_URL`), sent as JSON and signed with
@@ -24,7 +25,11 @@ export type DecisionWebhookBody = z.infer<typeof DecisionWebhookBody>;
  * A sanction change sent on the same webhook: the feed's event as GET /v1/sanctions shows it, with
  * `event` naming its type. `X-Event-Id` is `sanction-<seq>`, the dedupe key shared with the feed.
  */
-export const SanctionWebhookBody = SanctionEventView.extend({ event: z.enum(SANCTION_EVENT_TYPES) });
+export const SanctionWebhookBody = SanctionEventView.extend({
+  event: z.enum(SANCTION_EVENT_TYPES),
+  // A job queued by a version before statements of reasons has none: it is sent with null.
+  statement: StatementOfReasons.nullable().default(null),
+});
 export type SanctionWebhookBody = z.infer<typeof SanctionWebhookBody>;
 
 const aboutCase = { caseId: z.string(), requestId: z.string().optional() };

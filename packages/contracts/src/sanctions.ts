@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseIsoDuration } from './durations.js';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
+import { AutomatedDecisionBody, IllegalContentBody, StatementOfReasons } from './statements.js';
 
 /** Bounds we chose where the issue is silent (docs/decisions.md, "Sanctions"). */
 export const SANCTION_LIMITS = {
@@ -83,6 +84,8 @@ export const SanctionView = z.strictObject({
   state: z.enum(SANCTION_STATES),
   liftedAt: z.number().int().optional(),
   liftedBy: z.string().optional(),
+  /** The statement of reasons, as assembled when the sanction was created; null on sanctions of earlier versions. */
+  statement: StatementOfReasons.nullable(),
 });
 export type SanctionView = z.infer<typeof SanctionView>;
 
@@ -132,6 +135,8 @@ export const SanctionEventView = z.strictObject({
   cause: z.literal('appeal').optional(),
   /** On `appeal.resolved`: the appeal, its outcome and the reviewer's reason (show it to the player). */
   appeal: z.strictObject({ id: z.string(), outcome: z.enum(['upheld', 'overturned']), reason: z.string() }).optional(),
+  /** On `sanction.created`: the sanction's statement of reasons (null on sanctions of earlier versions); null on other events. */
+  statement: StatementOfReasons.nullable(),
 });
 export type SanctionEventView = z.infer<typeof SanctionEventView>;
 
@@ -191,6 +196,13 @@ export const NewSanctionBody = z.strictObject({
     .array(SanctionEvidence)
     .max(LIMITS.evidence.max, `evidence must have at most ${LIMITS.evidence.max} items`)
     .optional(),
+  /** Marks the statement's ground as illegal content under the law named (absent: a breach of the category's clause). */
+  illegalContent: IllegalContentBody.optional(),
+  /**
+   * Whether a person took part in the decision (the statement's automatedDecision): `not` when a
+   * person decided, `partially` when a person confirmed what the system proposed; absent: `fully`.
+   */
+  automatedDecision: AutomatedDecisionBody.optional(),
   /** The same key is the same sanction, never a second one (also when two requests race). */
   idempotencyKey: z
     .string({ error: 'idempotencyKey must be a string' })

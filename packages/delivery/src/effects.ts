@@ -75,6 +75,7 @@ export const toEventView = (e: SanctionEvent): SanctionEventView => ({
   at: e.at,
   ...(e.cause && { cause: e.cause }),
   ...(e.appeal && { appeal: e.appeal }),
+  statement: e.statement,
 });
 
 /** The handler of every effect kind; each is idempotent. */

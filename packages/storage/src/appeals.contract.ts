@@ -224,6 +224,26 @@ export function describeAppealsContract(store: () => Store): void {
       await store().transitionAppeal({ ...move(early, 'upheld', 'ap-s-early-up'), event: { ...move(early, 'upheld', 'ap-s-early-up').event, at: 30_000 } });
       expect(await since()).toEqual(['ap-s-early', 'ap-s-late']);
     });
+
+    it('the transparency figures count appeals filed in the period and those decided in it each way, with the median time to decision', async () => {
+      const figures = async (from: number, to: number) => (await store().transparencyFigures({ from, to, categoryQuestionId: 'category', categories: ['cheating'], defaultCategory: 'other' })).appeals;
+      const T = 900_000;
+      const [a, b] = [await sanctioned('ap-t1', 'ap-dt1'), await sanctioned('ap-t2', 'ap-dt2'), await sanctioned('ap-t3', 'ap-dt3')];
+      const { appeal: first } = await store().createAppeal(newAppeal('ap-t-1', a!, T));
+      const { appeal: second } = await store().createAppeal(newAppeal('ap-t-2', b!, T + 100));
+      await store().createAppeal(newAppeal('ap-t-3', (await store().getSanction('ap-dt3'))!, T + 200));
+      expect(await figures(T, T + 10_000)).toEqual({ received: 3, upheld: 0, overturned: 0, medianTimeToDecisionMs: null });
+      const decide = (x: AppealRecord, state: 'upheld' | 'overturned', at: number) => {
+        const t = move(x, state, `${x.id}-${state}`);
+        return store().transitionAppeal({ ...t, event: { ...t.event, at } });
+      };
+      await decide(first, 'upheld', T + 1_000);
+      await decide(second, 'overturned', T + 3_100);
+      expect(await figures(T, T + 10_000)).toEqual({ received: 3, upheld: 1, overturned: 1, medianTimeToDecisionMs: 2_000 });
+      // Filed before the period, decided in it: counted as decided, not as received.
+      expect(await figures(T + 150, T + 10_000)).toEqual({ received: 1, upheld: 1, overturned: 1, medianTimeToDecisionMs: 2_000 });
+      expect(await figures(T + 2_000, T + 10_000)).toEqual({ received: 0, upheld: 0, overturned: 1, medianTimeToDecisionMs: 3_000 });
+    });
   });
 }
 

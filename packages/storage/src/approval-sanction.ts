@@ -1,3 +1,4 @@
+import type { StatementOfReasons } from '@rm/contracts';
 import type { LadderNote, SanctionSource, Transition } from './records.js';
 
 /** The sanction an approval creates, with the defaults of earlier versions: a login-blocking `ban` from the case. */
@@ -9,6 +10,7 @@ export function approvalSanction(t: Transition): {
   category: string | null;
   source: SanctionSource;
   ladder: LadderNote | null;
+  statement: StatementOfReasons | null;
 } {
   const s = t.sanction ?? { reason: null, expiresAt: null };
   return {
@@ -19,5 +21,6 @@ export function approvalSanction(t: Transition): {
     category: s.category ?? null,
     source: s.source ?? { type: 'case', id: t.caseId },
     ladder: s.ladder ?? null,
+    statement: s.statement ?? null,
   };
 }

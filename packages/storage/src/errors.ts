@@ -13,3 +13,11 @@ export class OpenCaseConflictError extends Error {
     this.name = 'OpenCaseConflictError';
   }
 }
+
+/** A page cursor that no read of this store returned. */
+export class InvalidCursorError extends Error {
+  constructor(readonly cursor: string) {
+    super(`not a cursor this store returned: ${cursor}`);
+    this.name = 'InvalidCursorError';
+  }
+}

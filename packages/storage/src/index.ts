@@ -1,5 +1,6 @@
 export * from './records.js';
 export * from './appeal-records.js';
+export * from './transparency-records.js';
 export * from './errors.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE } from './open-cases.js';

@@ -1,4 +1,4 @@
-import type { DecisionAction, Permission } from '@rm/contracts';
+import type { DecisionAction, Permission, StatementOfReasons } from '@rm/contracts';
 
 export type CaseState = 'open' | 'claimed' | 'approved' | 'dismissed';
 export const OPEN_STATES: readonly CaseState[] = ['open', 'claimed'];
@@ -120,6 +120,8 @@ export interface Transition {
     category?: string | null;
     source?: SanctionSource;
     ladder?: LadderNote | null;
+    /** The statement of reasons, assembled with the decision (absent: null, as on earlier versions). */
+    statement?: StatementOfReasons | null;
   };
   /** Follow-ups the decision owes, recorded in the same transaction (the outbox) under its decision id. */
   effects?: NewEffect[];
@@ -250,6 +252,8 @@ export interface SanctionRecord {
   liftedAt: number | null;
   liftedBy: string | null;
   liftReason: string | null;
+  /** The statement of reasons, stored unchanged from creation; null on sanctions of earlier versions. */
+  statement: StatementOfReasons | null;
 }
 
 /** A sanction a trusted system asks for (POST /v1/sanctions, one item of a batch). */
@@ -268,6 +272,7 @@ export interface NewSanction {
   moderatorId: string;
   /** null: permanent; otherwise from effectiveAt (or creation). */
   expiresAt: number | null;
+  statement: StatementOfReasons;
   /**
    * Effects owed when this item is created effective now (recorded only if its key is new, and
    * not for a scheduled batch: its effects come with activateSanctions).
@@ -324,6 +329,8 @@ export interface SanctionEvent {
   cause?: 'appeal';
   /** On an `appeal.resolved` event only. */
   appeal?: AppealOutcome;
+  /** On `sanction.created`: the sanction's statement of reasons (null on sanctions of earlier versions); null on other events. */
+  statement: StatementOfReasons | null;
 }
 
 /**

@@ -3,6 +3,9 @@ import type { CaseRecord, NewEffect, NewSanction, Transition } from './records.j
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
 import { allOpenCases } from './open-cases.js';
+import { statementFixture } from './statements.contract.js';
+
+const STATEMENT = statementFixture({ from: 10_000 });
 
 const report = (id: string, userId: string, receivedAt: number) => baseReport(id, userId, receivedAt, { reporterId: `reporter-${id}` });
 
@@ -58,6 +61,7 @@ export function describeSanctionsContract(store: () => Store): void {
           liftedAt: null,
           liftedBy: null,
           liftReason: null,
+          statement: null,
         },
       ]);
       expect(await store().getSanction('d-approve')).toMatchObject({ state: 'active' });
@@ -136,6 +140,7 @@ export function describeSanctionsContract(store: () => Store): void {
       reason: 'cheat detected',
       moderatorId: 'key-ac',
       expiresAt: null,
+      statement: STATEMENT,
       effects: [effect(`s-${key}:0-guard`)],
       ...extra,
     });
@@ -163,6 +168,7 @@ export function describeSanctionsContract(store: () => Store): void {
         liftedAt: null,
         liftedBy: null,
         liftReason: null,
+        statement: STATEMENT,
       });
       // k1 again (another id offered), k3 new, k3 again in the same batch.
       const again = await store().createSanctions({ items: [item('k1', 'u1', { id: 's-other' }), item('k3', 'u3'), item('k3', 'u3', { id: 's-k3b' })], at: 11_000, effectiveAt: null, sourceId: 'b2' });

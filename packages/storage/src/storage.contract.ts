@@ -18,6 +18,7 @@ import { describeAppealsContract, describeSharedAppealsContract } from './appeal
 import { describeTriageContract } from './triage.contract.js';
 import { describeEvidenceContract } from './evidence.contract.js';
 import { describeReporterOutcomesContract, describeSharedReporterOutcomesContract } from './reporter-outcomes.contract.js';
+import { describeStatementsContract } from './statements.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -91,6 +92,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
   describeGuaranteesContract(name, makeStore);
   describeEvidenceContract(name, makeStore);
   describeReporterOutcomesContract(name, makeStore);
+  describeStatementsContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

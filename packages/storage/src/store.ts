@@ -31,6 +31,7 @@ import type {
 } from './records.js';
 import type { CaseTimeline, OpenCaseSummary, SlaBreach } from './records.js';
 import type { AppealEvent, AppealQuery, AppealRecord, AppealTransition, NewAppeal } from './appeal-records.js';
+import type { StatementPage, TransparencyFigures, TransparencyPeriod, TransparencyQuery } from './transparency-records.js';
 
 /**
  * The storage port. It speaks the domain; no adapter detail (SQL, filters, handles) appears here.
@@ -236,6 +237,15 @@ export interface Store {
   recordAppealSlaBreach(appealId: string): Promise<boolean>;
   /** Appeals submitted or decided at or after `since`, oldest first (for the stats). */
   appealsSince(since: number): Promise<AppealRecord[]>;
+  // Transparency (docs/transparency.md): aggregated in the store, never by loading every record.
+  /** The period's figures: reports by category and platform, decisions, sanctions by kind, ground and automation, median time to decision. */
+  transparencyFigures(query: TransparencyQuery): Promise<TransparencyFigures>;
+  /**
+   * Sanctions with a statement of reasons whose restriction took effect in the period (a
+   * scheduled one not yet, and one lifted before its wave started, are left out), ordered by that
+   * time then id, a page at a time: pass the returned cursor (null to start) until it is null.
+   */
+  statementsIn(period: TransparencyPeriod, cursor: string | null, limit: number): Promise<StatementPage>;
 
   close(): Promise<void>;
 }

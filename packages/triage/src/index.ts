@@ -8,3 +8,4 @@ export * from './replay.js';
 export * from './queue-settings.js';
 export * from './ladder.js';
 export * from './appeal-settings.js';
+export * from './statement.js';

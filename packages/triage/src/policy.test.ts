@@ -30,14 +30,14 @@ describe('the triage policy', () => {
   it('loads JSON and YAML files', () => {
     const policy = { ...DEFAULT_POLICY, claimTtl: 'PT5M' };
     expect(loadPolicy(file('p.json', JSON.stringify(policy))).claimTtl).toBe('PT5M');
-    const yaml = file('p.yaml', `category: {questionId: kind, default: other}\ncategories:\n  other: {severity: 1, sla: PT1H}\nweights: {severity: 1, reporters: 1, agePerHour: 0}\nbrigade: {window: PT1M, minReporters: 3, suspectShare: 0.5, lowCredibility: 0.2}\nclaimTtl: PT10M\nsystemModeratorId: bot\n`);
+    const yaml = file('p.yaml', `category: {questionId: kind, default: other}\ncategories:\n  other: {severity: 1, sla: PT1H, clause: Follow the code of conduct.}\nweights: {severity: 1, reporters: 1, agePerHour: 0}\nbrigade: {window: PT1M, minReporters: 3, suspectShare: 0.5, lowCredibility: 0.2}\nclaimTtl: PT10M\nsystemModeratorId: bot\n`);
     expect(loadPolicy(yaml)).toMatchObject({ category: { questionId: 'kind' }, rules: [], systemModeratorId: 'bot' });
   });
 
   it('names the bad field in one line', () => {
     const bad = (patch: object) => () => loadPolicy(file('bad.json', JSON.stringify({ ...DEFAULT_POLICY, ...patch })));
     expect(bad({ claimTtl: '30 minutes' })).toThrow(/^claimTtl: must be a positive ISO 8601 duration/);
-    expect(bad({ categories: { other: { severity: -1, sla: 'PT1H' } } })).toThrow(/^categories\.other\.severity: must be at least 0$/);
+    expect(bad({ categories: { other: { severity: -1, sla: 'PT1H', clause: 'Follow the code of conduct.' } } })).toThrow(/^categories\.other\.severity: must be at least 0$/);
     expect(bad({ category: { questionId: 'q', default: 'nope' } })).toThrow(/^category\.default: names no category/);
     expect(bad({ extra: 1 })).toThrow(/extra/);
     const rule = { id: 'r1', category: 'cheating', minReporters: 2, minCredibility: 0.5, window: 'PT1H', action: { type: 'escalate', boost: 10 } };
@@ -55,6 +55,10 @@ describe('the triage policy', () => {
     expect(ladder({ lookback: 'a year' })).toThrow(/^ladder\.lookback: must be a positive ISO 8601 duration/);
     expect(bad({ kinds: { warning: { label: 'Warn', blocksLogin: true } } })).toThrow(/^kinds\.warning\.blocksLogin: a warning restricts nothing/);
     expect(bad({ kinds: { voice: { label: 'No voice' } } })).toThrow(/^kinds\.voice\.blocksLogin/);
+    // Every category names the clause it enforces (the ground of its statements of reasons).
+    expect(bad({ categories: { other: { severity: 1, sla: 'PT1H' } } })).toThrow(/^categories\.other\.clause: is required: the text of the rule of your terms/);
+    expect(bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: '  ' } } })).toThrow(/^categories\.other\.clause: must not be empty/);
+    expect(bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: 'x', transparencyCategory: 'CHEATING' } } })).toThrow(/^categories\.other\.transparencyCategory: must be one of ANIMAL_WELFARE/);
     // Appeals stay open at least six months (DSA Article 20); absent, the defaults apply.
     expect(bad({ appeals: { window: 'P90D' } })).toThrow(/^appeals\.window: must be an ISO 8601 duration of at least P180D/);
     expect(bad({ appeals: { window: 'P179D' } })).toThrow(/^appeals\.window/);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseIsoDuration, parseSanctionDuration, SANCTION_LIMITS } from '@rm/contracts';
+import { parseIsoDuration, parseSanctionDuration, SANCTION_LIMITS, STATEMENT_LIMITS, TRANSPARENCY_CATEGORIES } from '@rm/contracts';
 
 /** An ISO 8601 duration (`PT30M`, `PT4H`, `P1D`), kept as text in the policy; `durationMs` reads it. */
 const duration = z.string().refine((v) => (parseIsoDuration(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as PT30M, PT4H or P1D');
@@ -28,6 +28,24 @@ export const CategoryPolicy = z.strictObject({
   severity: z.number().min(0, 'must be at least 0').max(100, 'must be at most 100'),
   /** How long a case of this category may wait for a decision. */
   sla: duration,
+  /**
+   * The text of the rule of the terms this category enforces: the contractual ground of every
+   * statement of reasons of its sanctions (required, so no sanction lacks a ground).
+   */
+  clause: z
+    .string({ error: 'is required: the text of the rule of your terms this category enforces (the ground of its statements of reasons)' })
+    .trim()
+    .min(STATEMENT_LIMITS.clause.min, 'must not be empty: the text of the rule of your terms this category enforces')
+    .max(STATEMENT_LIMITS.clause.max, `must be at most ${STATEMENT_LIMITS.clause.max} characters`),
+  /** What a player reads about the category in a statement of reasons; absent: the clause. */
+  publicDescription: z
+    .string()
+    .trim()
+    .min(STATEMENT_LIMITS.publicDescription.min, 'must not be empty')
+    .max(STATEMENT_LIMITS.publicDescription.max, `must be at most ${STATEMENT_LIMITS.publicDescription.max} characters`)
+    .optional(),
+  /** The EU Transparency Database category its statements are exported as (without STATEMENT_CATEGORY_). */
+  transparencyCategory: z.enum(TRANSPARENCY_CATEGORIES, { error: `must be one of ${TRANSPARENCY_CATEGORIES.join(', ')}` }).default('OTHER_VIOLATION_TC'),
 });
 
 const EscalateAction = z.strictObject({
@@ -157,11 +175,41 @@ export type TriagePolicy = z.infer<typeof TriagePolicy>;
 export const DEFAULT_POLICY: TriagePolicy = {
   category: { questionId: 'category', default: 'other' },
   categories: {
-    cheating: { severity: 5, sla: 'PT4H' },
-    harassment: { severity: 4, sla: 'PT8H' },
-    griefing: { severity: 3, sla: 'PT12H' },
-    spam: { severity: 2, sla: 'P1D' },
-    other: { severity: 1, sla: 'P1D' },
+    cheating: {
+      severity: 5,
+      sla: 'PT4H',
+      clause: 'Play fair: do not use cheats, hacks, bots, macros or any third-party software that gives an unfair advantage, and do not exploit bugs.',
+      publicDescription: 'Cheating: using software, tools or exploits that give an unfair advantage.',
+      transparencyCategory: 'OTHER_VIOLATION_TC',
+    },
+    harassment: {
+      severity: 4,
+      sla: 'PT8H',
+      clause: 'Respect other players: do not insult, threaten, harass or bully anyone, and do not use hateful or discriminatory language, in chat, voice or names.',
+      publicDescription: 'Harassment: insulting, threatening or bullying other players, or hateful language.',
+      transparencyCategory: 'CYBER_VIOLENCE',
+    },
+    griefing: {
+      severity: 3,
+      sla: 'PT12H',
+      clause: 'Play the game as intended with your team: do not deliberately sabotage, throw matches, block or kill teammates, or leave matches to spoil them.',
+      publicDescription: "Griefing: deliberately spoiling other players' games.",
+      transparencyCategory: 'OTHER_VIOLATION_TC',
+    },
+    spam: {
+      severity: 2,
+      sla: 'P1D',
+      clause: 'Do not flood chat, send unsolicited advertising, or post links to sell accounts, currency or services.',
+      publicDescription: 'Spam: flooding chat or advertising.',
+      transparencyCategory: 'OTHER_VIOLATION_TC',
+    },
+    other: {
+      severity: 1,
+      sla: 'P1D',
+      clause: 'Follow the code of conduct of the terms of service in everything you do in the game.',
+      publicDescription: 'Another breach of the code of conduct.',
+      transparencyCategory: 'OTHER_VIOLATION_TC',
+    },
   },
   weights: { severity: 10, reporters: 5, agePerHour: 1 },
   brigade: { window: 'PT10M', minReporters: 10, suspectShare: 0.8, lowCredibility: 0.3 },

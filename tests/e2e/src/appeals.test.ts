@@ -348,3 +348,28 @@ describe('GET /v1/appeals', () => {
     expect((await sys.post(`/v1/appeals/${first.id}/claim`, bound.auth, { moderator: { id: 'm2' } })).status).toBe(200);
   });
 });
+
+describe('GET /v1/transparency', () => {
+  it("counts this file's appeals: every one filed, and those upheld and overturned, as the appeals list shows them", async () => {
+    const listed = async (state: string) => {
+      const ids: string[] = [];
+      for (let after = '', page = 0; page < 100; page++) {
+        const res = await sys.get(`/v1/appeals?state=${state}&limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`, admin.auth);
+        ids.push(...res.body.appeals.map((x: any) => x.id));
+        if (res.body.next === null) break;
+        after = res.body.next;
+      }
+      return ids.length;
+    };
+    const [open, claimed, upheld, overturned] = [await listed('open'), await listed('claimed'), await listed('upheld'), await listed('overturned')];
+    expect(upheld).toBeGreaterThan(0);
+    expect(overturned).toBeGreaterThan(0);
+    // Every appeal of this system was filed and decided within the day the file runs in.
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const res = await sys.get(`/v1/transparency?from=${from}&to=${to}`, admin.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.appeals).toMatchObject({ received: open + claimed + upheld + overturned, upheld, overturned });
+    expect(res.body.appeals.medianTimeToDecisionMs).toBeGreaterThanOrEqual(0);
+  });
+});

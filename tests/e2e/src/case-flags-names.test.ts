@@ -7,7 +7,7 @@ import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 // `sla_breached` in the case API and is found by `?flag=sla_breached`; cases carry the player's
 // names from the directory, null when the directory has none.
 const SLA_S = 2;
-const POLICY = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: `PT${SLA_S}S` } } };
+const POLICY = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: `PT${SLA_S}S`, clause: 'Follow the code of conduct.' } } };
 
 let fake: FakePlatform;
 let sys: System;

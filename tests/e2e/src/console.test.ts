@@ -232,7 +232,7 @@ describe('the console in a real headless browser', () => {
 
 describe('the queue finds SLA breaches (issue 32)', () => {
   // Its own system: `other` has a 2 s SLA, `cheating` 4 h.
-  const policy = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: 'PT2S' } } };
+  const policy = { ...TEST_POLICY, categories: { ...TEST_POLICY.categories, other: { severity: 0, sla: 'PT2S', clause: 'Follow the code of conduct.' } } };
   let slaSys: System;
 
   afterAll(async () => {
@@ -301,6 +301,8 @@ describe('appeals in the console (issue 28)', () => {
     await page.getByRole('heading', { name: /The original case/ }).waitFor();
     await page.getByRole('link', { name: 'https://clips.example.test/appeal' }).waitFor();
     await page.getByText('Aimbot', { exact: true }).waitFor();
+    // The sanction's statement of reasons, as the player was given it.
+    await expect.poll(() => page.locator('details.statement summary').first().textContent()).toMatch(/^Terms: /);
     await page.getByRole('button', { name: 'Claim appeal', exact: true }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Claimed: the appeal is claimed');
     await page.getByLabel('Reason (sent to the player)').fill('The clip shows no aim assistance');

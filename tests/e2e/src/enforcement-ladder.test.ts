@@ -15,7 +15,7 @@ const LADDER = {
 };
 const POLICY = {
   ...TEST_POLICY,
-  categories: { ...TEST_POLICY.categories, harassment: { severity: 4, sla: 'PT8H' } },
+  categories: { ...TEST_POLICY.categories, harassment: { severity: 4, sla: 'PT8H', clause: 'Do not insult, threaten or harass other players.', publicDescription: 'Harassment', transparencyCategory: 'CYBER_VIOLENCE' } },
   ladder: LADDER,
   // Three reporters of griefing within an hour: the rule approves with the ladder's step.
   rules: [{ id: 'grief-rule', category: 'spam', minReporters: 3, minCredibility: 0.4, window: 'PT1H', action: { type: 'sanction' } }],

@@ -89,7 +89,7 @@ afterAll(async () => {
 const local = (path: string) => `http://127.0.0.1:${port}${path}`;
 
 /** Submits one report with this evidence about a new user; returns the report id and its case once every kept item settled. */
-async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 30_000): Promise<{ reportId: string; caseId: string; report: any }> {
+async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 30_000): Promise<{ reportId: string; caseId: string; report: any; userId: string }> {
   const userId = String(nextUser++);
   await sys.addUser(userId);
   const res = await sys.post('/v1/reports/new', submitter.auth, report(userId, `ev-${nextReporter++}`, { evidence }));
@@ -114,7 +114,7 @@ async function submitAndSettle(evidence: Record<string, unknown>[], timeoutMs = 
     console.log(JSON.stringify(lastList?.body).slice(0, 500), JSON.stringify(found), sys.logsOf('evidence').slice(-2000));
     throw err;
   });
-  return { reportId, caseId, report: found };
+  return { reportId, caseId, report: found, userId };
 }
 
 describe('capture at intake (createEvidence: true)', () => {
@@ -336,4 +336,19 @@ describe('the console shows kept evidence', () => {
       await browser.close();
     }
   }, 60_000);
+});
+
+describe('the statement of reasons cites kept evidence', () => {
+  it("an approval's statement gives each cited URL with the SHA-256 of the copy kept, null where none was kept", async () => {
+    const { reportId, userId } = await submitAndSettle([
+      { url: local('/shot.png'), type: 'url', createEvidence: true },
+      { url: local('/not-kept.png'), type: 'url' },
+    ]);
+    expect((await sys.post(`/v1/reports/${reportId}/approve`, admin.auth, { moderator: { id: 'm1' }, duration: 'P1D' })).status).toBe(200);
+    const shown = (await sys.get(`/v1/sanctions/${userId}`, admin.auth)).body.sanctions[0];
+    expect(shown.statement.facts.evidence).toEqual([
+      { url: local('/shot.png'), sha256: sha(PNG) },
+      { url: local('/not-kept.png'), sha256: null },
+    ]);
+  });
 });

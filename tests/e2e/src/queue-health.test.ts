@@ -10,7 +10,7 @@ const SLA_S = 8;
 const POLICY = {
   ...TEST_POLICY,
   rules: [],
-  categories: { ...TEST_POLICY.categories, cheating: { severity: 5, sla: 'P1D' }, other: { severity: 0, sla: `PT${SLA_S}S` } },
+  categories: { ...TEST_POLICY.categories, cheating: { severity: 5, sla: 'P1D', clause: 'Follow the code of conduct.' }, other: { severity: 0, sla: `PT${SLA_S}S`, clause: 'Follow the code of conduct.' } },
   claimTtl: `PT${CLAIM_TTL_S}S`,
 };
 

@@ -7,7 +7,7 @@ import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 // wave across a restart of every process, lift; idempotency under concurrent retries; 400 and 403.
 const POLICY = {
   ...TEST_POLICY,
-  categories: { ...TEST_POLICY.categories, harassment: { severity: 4, sla: 'PT8H' } },
+  categories: { ...TEST_POLICY.categories, harassment: { severity: 4, sla: 'PT8H', clause: 'Do not insult, threaten or harass other players.', publicDescription: 'Harassment', transparencyCategory: 'CYBER_VIOLENCE' } },
   ladder: { lookback: 'P1Y', steps: { cheating: [{ kind: 'ban', duration: 'P14D' }, { kind: 'ban' }] } },
 };
 const SECRET = 'sanctions-api-secret';

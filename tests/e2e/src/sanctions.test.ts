@@ -85,6 +85,8 @@ describe('POST /v1/reports/{id}/approve with duration and reason', () => {
           createdAt: expect.any(Number),
           expiresAt: body.sanctions[0].createdAt + 7 * 86_400_000,
           state: 'active',
+          // Its statement of reasons (tests/e2e/src/statements.test.ts checks its content).
+          statement: expect.objectContaining({ ground: expect.objectContaining({ type: 'terms' }), restriction: expect.objectContaining({ kind: 'ban', until: body.sanctions[0].expiresAt }) }),
         },
       ],
     });
@@ -202,7 +204,7 @@ describe('GET /v1/sanctions (the feed)', () => {
     expect(all.success).toBe(true);
     expect(all.events.length).toBeGreaterThan(3);
     all.events.slice(1).forEach((e: any, i: number) => expect(e.seq).toBeGreaterThan(all.events[i].seq));
-    expect(Object.keys(all.events[0]).sort()).toEqual(['at', 'caseId', 'expiresAt', 'kind', 'sanctionId', 'seq', 'type', 'userId']);
+    expect(Object.keys(all.events[0]).sort()).toEqual(['at', 'caseId', 'expiresAt', 'kind', 'sanctionId', 'seq', 'statement', 'type', 'userId']);
 
     const paged: any[] = [];
     let cursor: string | undefined;

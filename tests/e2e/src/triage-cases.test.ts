@@ -175,6 +175,7 @@ describe('GET /v1/cases/{caseId}', () => {
         createdAt: expect.any(Number),
         expiresAt: null,
         state: 'active',
+        statement: expect.objectContaining({ facts: expect.objectContaining({ category: 'cheating', reports: expect.objectContaining({ count: 1 }) }) }),
       },
     ]);
     expect(after.reports[0].reporter).toEqual({ id: reporter, platform: 'gameplatform', approved: 1, dismissed: 0, credibility: 2 / 3 });
@@ -279,7 +280,7 @@ describe('the triage policy at start', () => {
   });
 
   it('a YAML policy is read too, and a bad field in it is named', async () => {
-    const yaml = writePolicy('category: {questionId: category, default: other}\ncategories: {other: {severity: 1, sla: PT1H}}\nweights: {severity: 1, reporters: 1, agePerHour: 1}\nbrigade: {window: PT1M, minReporters: 3, suspectShare: 0.5, lowCredibility: 0.2}\nrules:\n  - {id: ban, category: other, minReporters: 2, minCredibility: 0.5, window: PT1H, action: {type: sanction, duration: P1M}}\nclaimTtl: PT10M\nsystemModeratorId: system\n', 'policy.yaml');
+    const yaml = writePolicy('category: {questionId: category, default: other}\ncategories: {other: {severity: 1, sla: PT1H, clause: Follow the code of conduct.}}\nweights: {severity: 1, reporters: 1, agePerHour: 1}\nbrigade: {window: PT1M, minReporters: 3, suspectShare: 0.5, lowCredibility: 0.2}\nrules:\n  - {id: ban, category: other, minReporters: 2, minCredibility: 0.5, window: PT1H, action: {type: sanction, duration: P1M}}\nclaimTtl: PT10M\nsystemModeratorId: system\n', 'policy.yaml');
     const r = await runNode(APPS.intake, [], { ...sys.env, TRIAGE_POLICY: yaml });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/TRIAGE_POLICY: rules\.0\.action\.duration: must be a positive ISO 8601 duration/);

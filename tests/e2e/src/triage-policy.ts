@@ -11,9 +11,9 @@ import { join } from 'node:path';
 export const TEST_POLICY = {
   category: { questionId: 'category', default: 'other' },
   categories: {
-    cheating: { severity: 5, sla: 'PT4H' },
-    spam: { severity: 1, sla: 'P1D' },
-    other: { severity: 0, sla: 'P1D' },
+    cheating: { severity: 5, sla: 'PT4H', clause: 'Do not use cheats, hacks or exploits.', publicDescription: 'Cheating', transparencyCategory: 'OTHER_VIOLATION_TC' },
+    spam: { severity: 1, sla: 'P1D', clause: 'Do not flood chat or advertise.' },
+    other: { severity: 0, sla: 'P1D', clause: 'Follow the code of conduct.' },
   },
   weights: { severity: 10, reporters: 4, agePerHour: 0 },
   brigade: { window: 'PT1M', minReporters: 4, suspectShare: 0.75, lowCredibility: 0.3 },

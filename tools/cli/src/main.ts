@@ -11,6 +11,7 @@ import { moderatorCommand } from './commands/moderator.js';
 import { queuesCommand } from './commands/queues.js';
 import { sanctionsCommand } from './commands/sanctions.js';
 import { rulesCommand } from './commands/rules.js';
+import { transparencyCommand } from './commands/transparency.js';
 import { userCommand } from './commands/user.js';
 import { CliContext, CliError } from './context.js';
 
@@ -32,7 +33,8 @@ const program = new Command('rm')
   .addCommand(deadlinesCommand(ctx))
   .addCommand(sanctionsCommand(ctx))
   .addCommand(rulesCommand(ctx))
-  .addCommand(evidenceCommand(ctx));
+  .addCommand(evidenceCommand(ctx))
+  .addCommand(transparencyCommand(ctx));
 
 let code = 0;
 try {

@@ -45,6 +45,8 @@ export function CaseActions({ reportId, me, onDone, proposal }: { reportId: stri
     setDuration(proposal.duration ?? '');
   }, [proposedKey, edited]);
   const [approveReason, setApproveReason] = useState('');
+  // Empty: the ground is the category's clause; a law named marks the content illegal under it.
+  const [illegalLaw, setIllegalLaw] = useState('');
   const [dismissReason, setDismissReason] = useState('');
   const [tellReporters, setTellReporters] = useState(true);
   const [outcome, setOutcome] = useState<Outcome>();
@@ -54,6 +56,7 @@ export function CaseActions({ reportId, me, onDone, proposal }: { reportId: stri
   const withDurations = acceptsField('post', '/v1/reports/{id}/approve', 'duration');
   const withApproveReason = acceptsField('post', '/v1/reports/{id}/approve', 'reason');
   const withKinds = acceptsField('post', '/v1/reports/{id}/approve', 'kind');
+  const withIllegal = acceptsField('post', '/v1/reports/{id}/approve', 'illegalContent');
   const durations = proposal?.duration && !DURATIONS.some((d) => d.value === proposal.duration) ? [{ value: proposal.duration, label: proposal.duration }, ...DURATIONS] : DURATIONS;
   const kinds = proposal && !(KINDS as readonly string[]).includes(proposal.kind) ? [proposal.kind, ...KINDS] : KINDS;
 
@@ -75,7 +78,7 @@ export function CaseActions({ reportId, me, onDone, proposal }: { reportId: stri
   const unclaim = () => moderator && act(() => api.POST('/v1/reports/{id}/unclaim', { ...path, body: { moderator } }));
   const approve = () => {
     if (!moderator) return;
-    const extra: { duration?: string; reason?: string; kind?: string } = {};
+    const extra: { duration?: string; reason?: string; kind?: string; illegalContent?: { law: string } } = {};
     // The proposal unchanged: nothing named, so the ladder decides (and the audit says so).
     const asProposed = proposal !== undefined && withKinds && kind === proposal.kind && duration === (proposal.duration ?? '');
     if (!asProposed) {
@@ -83,6 +86,7 @@ export function CaseActions({ reportId, me, onDone, proposal }: { reportId: stri
       if (withDurations && duration) extra.duration = duration;
     }
     if (withApproveReason && approveReason.trim()) extra.reason = approveReason.trim();
+    if (withIllegal && illegalLaw.trim()) extra.illegalContent = { law: illegalLaw.trim() };
     return act(() => api.POST('/v1/reports/{id}/approve', { ...path, body: { moderator, ...extra } }));
   };
   const dismiss = () => {
@@ -170,6 +174,12 @@ export function CaseActions({ reportId, me, onDone, proposal }: { reportId: stri
           <>
             <label htmlFor="approve-reason">Ban reason</label>
             <input id="approve-reason" value={approveReason} onChange={(e) => setApproveReason(e.target.value)} maxLength={500} />
+          </>
+        )}
+        {withIllegal && (
+          <>
+            <label htmlFor="approve-law">Illegal content under (law, optional)</label>
+            <input id="approve-law" value={illegalLaw} onChange={(e) => setIllegalLaw(e.target.value)} maxLength={500} placeholder="empty: a breach of the terms" />
           </>
         )}
         <button type="button" onClick={() => void approve()} disabled={!enabled} aria-keyshortcuts="a">

@@ -3,6 +3,7 @@ import { getOptional } from '../api/optional';
 import { Unavailable, ErrorLine, time } from './status';
 import { usePoll } from './use-poll';
 import { errorMessage } from '../api/client';
+import { StatementOfReasons, type Statement } from './statement';
 
 const SANCTIONS = '/v1/sanctions/{userId}';
 
@@ -46,6 +47,7 @@ function SanctionList({ userId }: { userId: string }) {
               <th scope="col">Expires</th>
               <th scope="col">By</th>
               <th scope="col">Reason</th>
+              <th scope="col">Statement of reasons</th>
             </tr>
           </thead>
           <tbody>
@@ -58,6 +60,9 @@ function SanctionList({ userId }: { userId: string }) {
                 <td>{s.expiresAt === null ? 'Permanent' : time(s.expiresAt)}</td>
                 <td>{s.moderator?.username ?? '-'}</td>
                 <td>{s.reason ?? ''}</td>
+                <td>
+                  <StatementOfReasons statement={'statement' in s ? (s.statement as Statement | null) : null} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -5,6 +5,7 @@ import type { Me } from '../api/me';
 import { KeptEvidence, type EvidenceItem } from '../components/kept-evidence';
 import { hrefOf } from '../components/router';
 import { SafeLink } from '../components/safe-link';
+import { StatementOfReasons, type Statement } from '../components/statement';
 import { ErrorLine, Unavailable, time } from '../components/status';
 import { usePoll } from '../components/use-poll';
 
@@ -60,7 +61,7 @@ function AppealView({ appealId, me }: { appealId: string; me: Me }) {
             <div>
               <section aria-labelledby="statement-title">
                 <h2 id="statement-title">The player's statement</h2>
-                <blockquote className="text statement">{a.statement}</blockquote>
+                <blockquote className="text player-statement">{a.statement}</blockquote>
               </section>
               <section aria-labelledby="sanction-title">
                 <h2 id="sanction-title">The sanction</h2>
@@ -92,6 +93,12 @@ function AppealView({ appealId, me }: { appealId: string; me: Me }) {
                     <div>
                       <dt>Reason</dt>
                       <dd className="text">{a.sanction.reason ?? '-'}</dd>
+                    </div>
+                    <div>
+                      <dt>Statement of reasons</dt>
+                      <dd>
+                        <StatementOfReasons statement={'statement' in a.sanction ? (a.sanction.statement as Statement | null) : null} />
+                      </dd>
                     </div>
                   </dl>
                 ) : (

@@ -61,6 +61,7 @@ export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           ...(req.body.duration !== undefined && { durationMs: parseSanctionDuration(req.body.duration)! }),
           ...(req.body.reason !== undefined && { sanctionReason: req.body.reason }),
           dm: req.body.dm ?? true,
+          ...(req.body.illegalContent !== undefined && { illegalContent: req.body.illegalContent }),
           requestId: req.id,
         });
       },

@@ -10,9 +10,9 @@ import type { SanctionRecord, Store } from '@rm/storage';
  */
 export async function sanctionStatus(deps: { store: Store; cache: SanctionStatusCache }, userId: string): Promise<string> {
   const cached = await deps.cache.get(userId).catch(() => null);
-  // An answer cached by a version before restrictions (for up to 10 minutes after an upgrade) is
-  // rebuilt: a game server reads `restrictions` on every join.
-  if (cached && cached.includes('"restrictions":')) return cached;
+  // An answer cached by a version before restrictions, or before statements of reasons (for up to
+  // 10 minutes after an upgrade), is rebuilt: a game server reads `restrictions` on every join.
+  if (cached && cached.includes('"restrictions":') && (cached.includes('"sanctions":[]') || cached.includes('"statement":'))) return cached;
   const sanctions = await deps.store.sanctionsOfUser(userId);
   const json = JSON.stringify(await statusOf(deps.store, userId, sanctions));
   await deps.cache.put(userId, sanctionVersion(sanctions), json).catch(() => undefined);
@@ -78,5 +78,6 @@ export function toView(s: SanctionRecord, moderatorName: string): SanctionView {
     state: s.state,
     ...(s.liftedAt !== null && { liftedAt: s.liftedAt }),
     ...(s.liftedBy !== null && { liftedBy: s.liftedBy }),
+    statement: s.statement,
   };
 }

@@ -14,7 +14,7 @@ import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects 
 import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord, NewSanction, SanctionRecord, Store } from '@rm/storage';
 import { sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
-import { kindsOf, type TriagePolicy } from '@rm/triage';
+import { assembleStatement, kindsOf, type TriagePolicy } from '@rm/triage';
 import { unknownName } from './known-kinds.js';
 import { creatorNames, toView } from './sanction-status.js';
 
@@ -70,6 +70,21 @@ function check(deps: TrustedSanctionDeps, caller: ApiKeyRecord, raw: unknown, pr
   const expiresAt = body.duration === undefined ? null : startAt + parseSanctionDuration(body.duration)!;
   // A wave's effects are recorded when it takes effect (the moderation worker's activation).
   const effects = scheduled ? [] : effectsOf(id, sanctionStartEffects({ id, userId: body.userId, caseId: null, expiresAt }));
+  // A trusted system detects by itself (own initiative, automated); it says whether a person decided.
+  const statement = assembleStatement(deps.policy, {
+    category: body.category,
+    kind: body.kind,
+    from: startAt,
+    until: expiresAt,
+    reason: body.reason,
+    origin: 'own_initiative',
+    reports: null,
+    evidence: (body.evidence ?? []).map((e) => ({ url: e.url, sha256: null })),
+    automatedDetection: true,
+    automatedDecision: body.automatedDecision ?? 'fully',
+    illegalContent: body.illegalContent,
+    issuedAt: Date.now(),
+  });
   return {
     ok: true,
     item: {
@@ -84,6 +99,7 @@ function check(deps: TrustedSanctionDeps, caller: ApiKeyRecord, raw: unknown, pr
       reason: body.reason,
       moderatorId: caller.key,
       expiresAt,
+      statement,
       effects,
     },
   };

@@ -240,11 +240,15 @@ export interface MigrationDoc {
  * Documents of earlier versions lack the enforcement fields: they are login-blocking bans from their
  * case. `idempotencyKey` is absent (not null) when there is none, for the unique index.
  */
-export type SanctionDoc = Omit<SanctionRecord, 'id' | 'blocksLogin' | 'category' | 'source' | 'idempotencyKey' | 'effectiveAt' | 'ladder' | 'evidence' | 'caseId'> &
-  Partial<Pick<SanctionRecord, 'blocksLogin' | 'category' | 'source' | 'effectiveAt' | 'ladder' | 'evidence'>> & { _id: string; caseId?: string | null; idempotencyKey?: string };
+export type SanctionDoc = Omit<SanctionRecord, 'id' | 'blocksLogin' | 'category' | 'source' | 'idempotencyKey' | 'effectiveAt' | 'ladder' | 'evidence' | 'caseId' | 'statement'> &
+  Partial<Pick<SanctionRecord, 'blocksLogin' | 'category' | 'source' | 'effectiveAt' | 'ladder' | 'evidence' | 'statement'>> & {
+    _id: string;
+    caseId?: string | null;
+    idempotencyKey?: string;
+  };
 
 /** A feed event; `_id` is its seq. */
-export type SanctionEventDoc = Omit<SanctionEvent, 'seq' | 'kind' | 'caseId'> & { _id: number; kind?: string; caseId?: string | null };
+export type SanctionEventDoc = Omit<SanctionEvent, 'seq' | 'kind' | 'caseId' | 'statement'> & { _id: number; kind?: string; caseId?: string | null };
 
 export type EffectDoc = Omit<EffectRecord, 'id'> & {
   _id: string;

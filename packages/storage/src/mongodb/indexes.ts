@@ -52,6 +52,11 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     // A trusted system's key names one sanction (present only on theirs).
     { key: { idempotencyKey: 1 }, name: 'sanctions_by_idempotency_key', unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } },
     { key: { effectiveAt: 1 }, name: 'sanctions_scheduled', partialFilterExpression: { state: 'scheduled' } },
+    // Transparency: sanctions by creation and by a wave's start (the figures), statements by
+    // their restriction's start (the export's pages).
+    { key: { createdAt: 1 }, name: 'sanctions_by_created' },
+    { key: { effectiveAt: 1 }, name: 'sanctions_by_effective', partialFilterExpression: { effectiveAt: { $type: 'number' } } },
+    { key: { 'statement.restriction.from': 1, _id: 1 }, name: 'sanctions_by_start', partialFilterExpression: { statement: { $type: 'object' } } },
   ]);
   await c.sanctions.dropIndex('sanctions_active_by_case').catch((err: unknown) => {
     if (!isIndexNotFound(err)) throw err;

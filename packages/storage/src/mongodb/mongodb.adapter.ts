@@ -18,6 +18,7 @@ import { refuseUndefinedKeys } from './undefined-keys.js';
 import { evidenceMethods } from './evidence.js';
 import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
+import { transparencyMethods } from './transparency.js';
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
@@ -135,6 +136,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...evidenceMethods(client, c),
     ...reporterOutcomeMethods(c),
     ...appealMethods(client, c),
+    ...transparencyMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

@@ -1,4 +1,5 @@
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
+import type { StatementOfReasons } from '@rm/contracts';
 import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, StoredSanction } from '../records.js';
 import { isDuplicateKey } from './driver-errors.js';
 import type { Store } from '../store.js';
@@ -6,7 +7,7 @@ import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 
-const toSanction = (d: SanctionDoc): SanctionRecord => ({
+export const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
   userId: d.userId,
   caseId: d.caseId ?? null,
@@ -26,6 +27,7 @@ const toSanction = (d: SanctionDoc): SanctionRecord => ({
   liftedAt: d.liftedAt ?? null,
   liftedBy: d.liftedBy ?? null,
   liftReason: d.liftReason ?? null,
+  statement: d.statement ?? null,
 });
 
 /** An earlier version's sanction: from its rule (`rule-<case>-<rule>` ids) or its case, as SQLite migration 9 says. */
@@ -33,7 +35,8 @@ function sourceOfEarlier(d: SanctionDoc): SanctionRecord['source'] {
   const rule = `rule-${d.caseId ?? ''}-`;
   return d._id.startsWith(rule) ? { type: 'rule', id: d._id.slice(rule.length) } : { type: 'case', id: d.caseId ?? '' };
 }
-const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
+/** A feed event; a creation carries its sanction's statement (looked up by the caller, statementsOf). */
+const toFeedEvent = (d: SanctionEventDoc, statements: Map<string, StatementOfReasons | null>): SanctionEvent => ({
   seq: d._id,
   type: d.type,
   sanctionId: d.sanctionId,
@@ -44,7 +47,16 @@ const toFeedEvent = (d: SanctionEventDoc): SanctionEvent => ({
   at: d.at,
   ...(d.cause && { cause: d.cause }),
   ...(d.appeal && { appeal: d.appeal }),
+  statement: d.type === 'sanction.created' ? (statements.get(d.sanctionId) ?? null) : null,
 });
+
+/** The statements of the sanctions created by these events, in one read by _id. */
+async function statementsOf(c: Collections, events: SanctionEventDoc[], options: { readConcern?: { level: 'majority' }; readPreference?: 'primary' } = {}): Promise<Map<string, StatementOfReasons | null>> {
+  const ids = [...new Set(events.filter((e) => e.type === 'sanction.created').map((e) => e.sanctionId))];
+  if (ids.length === 0) return new Map();
+  const docs = await c.sanctions.find({ _id: { $in: ids } }, { projection: { statement: 1 }, ...options }).toArray();
+  return new Map(docs.map((d) => [d._id, d.statement ?? null]));
+}
 
 const toEffect = (d: EffectDoc): EffectRecord => ({
   id: d._id,
@@ -129,6 +141,7 @@ export async function createSanction(
     category?: string | null;
     source?: SanctionSource;
     ladder?: LadderNote | null;
+    statement?: StatementOfReasons | null;
     reason: string | null;
     moderatorId: string;
     at: number;
@@ -145,6 +158,7 @@ export async function createSanction(
     source: s.source ?? { type: 'case', id: s.caseId },
     effectiveAt: null,
     ladder: s.ladder ?? null,
+    statement: s.statement ?? null,
     reason: s.reason,
     moderatorId: s.moderatorId,
     createdAt: s.at,
@@ -289,10 +303,15 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
         .sort({ _id: 1 })
         .limit(limit)
         .toArray();
-      return docs.map(toFeedEvent);
+      // A sanction is written in the transaction of its creation event, so an event read at
+      // majority has its sanction committed to a majority too.
+      const statements = await statementsOf(c, docs, { readConcern: { level: 'majority' }, readPreference: 'primary' });
+      return docs.map((d) => toFeedEvent(d, statements));
     },
     async sanctionEventsOf(sanctionId) {
-      return (await c.sanctionEvents.find({ sanctionId }).sort({ _id: 1 }).toArray()).map(toFeedEvent);
+      const docs = await c.sanctionEvents.find({ sanctionId }).sort({ _id: 1 }).toArray();
+      const statements = await statementsOf(c, docs);
+      return docs.map((d) => toFeedEvent(d, statements));
     },
     async createSanctions(batch) {
       // The keys are looked up in the transaction and inserted with it; a concurrent batch that
@@ -369,6 +388,7 @@ async function createBatch(c: Collections, session: ClientSession, batch: Parame
       effectiveAt: batch.effectiveAt,
       ladder: null,
       evidence: item.evidence,
+      statement: item.statement,
       reason: item.reason,
       moderatorId: item.moderatorId,
       createdAt: batch.at,

@@ -43,9 +43,10 @@ it('a ban of an earlier version becomes a permanent sanction of its case, with i
         liftedAt: null,
         liftedBy: null,
         liftReason: null,
+        statement: null,
       },
     ]);
-    expect(await store.sanctionFeed(0, 10)).toEqual([{ seq: 1, type: 'sanction.created', sanctionId: 'd-approve', userId: 'u1', caseId: 'c1', kind: 'ban', expiresAt: null, at: 2000 }]);
+    expect(await store.sanctionFeed(0, 10)).toEqual([{ seq: 1, type: 'sanction.created', sanctionId: 'd-approve', userId: 'u1', caseId: 'c1', kind: 'ban', expiresAt: null, at: 2000, statement: null }]);
   } finally {
     await store.close();
   }

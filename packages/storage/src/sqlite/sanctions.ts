@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StatementOfReasons } from '@rm/contracts';
 import type { Store } from '../store.js';
 import { withoutSync } from './durability.js';
 import type {
@@ -18,7 +19,7 @@ import type {
   StoredSanction,
 } from '../records.js';
 
-interface SanctionRow {
+export interface SanctionRow {
   id: string;
   user_id: string;
   case_id: string | null;
@@ -39,8 +40,9 @@ interface SanctionRow {
   lifted_at: number | null;
   lifted_by: string | null;
   lift_reason: string | null;
+  statement: string | null;
 }
-const toSanction = (r: SanctionRow): SanctionRecord => ({
+export const toSanction = (r: SanctionRow): SanctionRecord => ({
   id: r.id,
   userId: r.user_id,
   caseId: r.case_id,
@@ -60,6 +62,7 @@ const toSanction = (r: SanctionRow): SanctionRecord => ({
   liftedAt: r.lifted_at,
   liftedBy: r.lifted_by,
   liftReason: r.lift_reason,
+  statement: r.statement === null ? null : (JSON.parse(r.statement) as StatementOfReasons),
 });
 
 interface FeedRow {
@@ -74,6 +77,7 @@ interface FeedRow {
   /** Migration 11 (appeals): a lift's cause, an appeal.resolved event's outcome (JSON). */
   cause: 'appeal' | null;
   appeal: string | null;
+  statement: string | null;
 }
 const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   seq: r.seq,
@@ -86,6 +90,7 @@ const toFeedEvent = (r: FeedRow): SanctionEvent => ({
   at: r.at,
   ...(r.cause !== null && { cause: r.cause }),
   ...(r.appeal !== null && { appeal: JSON.parse(r.appeal) as AppealOutcome }),
+  statement: r.statement === null ? null : (JSON.parse(r.statement) as StatementOfReasons),
 });
 
 interface EffectRow {
@@ -123,6 +128,7 @@ interface InsertRow {
   at: number;
   expiresAt: number | null;
   state: SanctionState;
+  statement: string | null;
 }
 
 /**
@@ -153,9 +159,9 @@ export function sqliteSanctions(db: Database.Database) {
   const q = {
     insert: db.prepare<[InsertRow]>(
       `INSERT INTO sanctions (id, user_id, case_id, kind, blocks_login, category, source_type, source_id, idempotency_key, effective_at, ladder,
-         evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason)
+         evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason, statement)
        VALUES (@id, @userId, @caseId, @kind, @blocksLogin, @category, @sourceType, @sourceId, @idempotencyKey, @effectiveAt, @ladder,
-         @evidence, @reason, @moderatorId, @at, @expiresAt, @state, NULL, NULL, NULL)`,
+         @evidence, @reason, @moderatorId, @at, @expiresAt, @state, NULL, NULL, NULL, @statement)`,
     ),
     byKey: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE idempotency_key = ?`),
     scheduled: db.prepare<[number, number], SanctionRow>(`SELECT * FROM sanctions WHERE state = 'scheduled' AND effective_at <= ? ORDER BY effective_at, id LIMIT ?`),
@@ -175,8 +181,13 @@ export function sqliteSanctions(db: Database.Database) {
     insertEvent: db.prepare(
       `INSERT INTO sanction_events (type, sanction_id, user_id, case_id, kind, expires_at, at, cause, appeal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    feed: db.prepare<[number, number], FeedRow>(`SELECT * FROM sanction_events WHERE seq > ? ORDER BY seq LIMIT ?`),
-    eventsOf: db.prepare<[string], FeedRow>(`SELECT * FROM sanction_events WHERE sanction_id = ? ORDER BY seq`),
+    // A creation event with its sanction's statement (by the sanction's primary key); other events without.
+    feed: db.prepare<[number, number], FeedRow>(
+      `SELECT e.*, CASE WHEN e.type = 'sanction.created' THEN (SELECT s.statement FROM sanctions s WHERE s.id = e.sanction_id) END AS statement FROM sanction_events e WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
+    ),
+    eventsOf: db.prepare<[string], FeedRow>(
+      `SELECT e.*, CASE WHEN e.type = 'sanction.created' THEN (SELECT s.statement FROM sanctions s WHERE s.id = e.sanction_id) END AS statement FROM sanction_events e WHERE e.sanction_id = ? ORDER BY e.seq`,
+    ),
     insertEffect: db.prepare(
       `INSERT INTO effects (id, source_id, kind, payload, created_at, done_at) VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (id) DO NOTHING`,
     ),
@@ -242,6 +253,7 @@ export function sqliteSanctions(db: Database.Database) {
         at: b.at,
         expiresAt: item.expiresAt,
         state: b.effectiveAt === null ? 'active' : 'scheduled',
+        statement: JSON.stringify(item.statement),
       });
       if (b.effectiveAt === null) for (const e of item.effects) q.insertEffect.run(e.id, b.sourceId, e.kind, JSON.stringify(e.payload ?? null), b.at);
       return { sanction, created: true };
@@ -270,6 +282,7 @@ export function sqliteSanctions(db: Database.Database) {
       category: string | null;
       source: SanctionSource;
       ladder: LadderNote | null;
+      statement: StatementOfReasons | null;
       reason: string | null;
       moderatorId: string;
       at: number;
@@ -293,6 +306,7 @@ export function sqliteSanctions(db: Database.Database) {
         at: s.at,
         expiresAt: s.expiresAt,
         state: 'active',
+        statement: s.statement === null ? null : JSON.stringify(s.statement),
       });
     },
     /** In the decision's transaction: the undo of an approval lifts that case's sanction only. */

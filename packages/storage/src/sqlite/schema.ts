@@ -366,4 +366,11 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE sanction_events ADD COLUMN cause TEXT;
   ALTER TABLE sanction_events ADD COLUMN appeal TEXT;
   `,
+  // 13 (statements of reasons): each sanction's statement, JSON, stored unchanged from its creation;
+  // NULL on sanctions of earlier versions. Sanctions by the time they took effect (a wave's
+  // effectiveAt, else creation) for the transparency figures and the export's pages.
+  `
+  ALTER TABLE sanctions ADD COLUMN statement TEXT;
+  CREATE INDEX sanctions_by_start ON sanctions(COALESCE(effective_at, created_at), id);
+  `,
 ];

@@ -41,6 +41,7 @@ import {
 } from './rows.js';
 import { SYNCHRONOUS } from './durability.js';
 import { sqliteSanctions } from './sanctions.js';
+import { sqliteTransparency } from './transparency.js';
 import { approvalSanction } from '../approval-sanction.js';
 import { MIGRATIONS } from './schema.js';
 import { sqliteQueueHealth } from './queue-health.js';
@@ -360,6 +361,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ...sqliteEvidence(db),
     ...outcomes.methods,
     ...sqliteAppeals(db, sanctions, triage.uncountApproval),
+    ...sqliteTransparency(db),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError, errorResponses, TransparencyQuery, TransparencyResponse } from '@rm/contracts';
+import type { GatewayDeps } from '../deps.js';
+import { transparencyFigures } from '../use-cases/transparency-figures.js';
+
+/** The transparency figures for the operator's yearly report (admin keys only): GET /v1/transparency?from=&to=. */
+export function transparencyRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/transparency',
+      {
+        schema: {
+          operationId: 'getTransparencyFigures',
+          summary: 'Transparency figures of a period (admin keys): reports, decisions, sanctions by kind, ground and automation, median time to decision',
+          tags: ['transparency'],
+          querystring: TransparencyQuery,
+          response: { 200: TransparencyResponse, ...errorResponses(false) },
+        },
+      },
+      async (req) => {
+        if (!req.apiKey.admin) throw new AppError('FORBIDDEN', 'GET /v1/transparency needs an admin API key');
+        return transparencyFigures(deps.store, deps.config.TRIAGE_POLICY, req.query);
+      },
+    );
+  };
+}
