@@ -157,7 +157,7 @@ export function describeStatementsContract(name: string, makeStore: () => Promis
           ].sort((p, q) => JSON.stringify(p).localeCompare(JSON.stringify(q))),
         );
         const empty = await store.transparencyFigures({ from: 100_000, to: 200_000, ...query });
-        expect(empty).toEqual({ reports: [], decisions: { approved: 0, dismissed: 0, undone: 0 }, sanctions: [], medianTimeToDecisionMs: null });
+        expect(empty).toEqual({ reports: [], decisions: { approved: 0, dismissed: 0, undone: 0 }, sanctions: [], medianTimeToDecisionMs: null, appeals: { received: 0, upheld: 0, overturned: 0, medianTimeToDecisionMs: null } });
       });
 
       it('statementsIn pages the statements that took effect in the period, by start then id, without gaps or repeats', async () => {
