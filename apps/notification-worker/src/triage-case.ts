@@ -1,4 +1,4 @@
-import { durationMs, refreshTriage, type Rule } from '@rm/triage';
+import { caseCategory, durationMs, refreshTriage, type Rule } from '@rm/triage';
 import type { NotificationDeps } from './deps.js';
 
 type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'settings' | 'triage'>;
@@ -39,6 +39,8 @@ export async function triageCase(deps: Deps, caseId: string): Promise<void> {
               reportId,
               moderatorId: deps.triage.policy.systemModeratorId,
               ruleId: rule.id,
+              // The triage that fired the rule is stored only after this action: its category goes along.
+              category: caseCategory(deps.triage.policy, triage),
               // A rule naming neither kind nor duration takes the ladder's next step.
               ...(rule.action.kind !== undefined && { kind: rule.action.kind }),
               ...(rule.action.duration !== undefined && { durationMs: durationMs(rule.action.duration) }),

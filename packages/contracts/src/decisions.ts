@@ -27,6 +27,12 @@ export const DecisionJob = z.discriminatedUnion('action', [
     kind: z.string().optional(),
     /** Set when an automatic rule approved: the sanction's source. */
     ruleId: z.string().optional(),
+    /**
+     * A rule's approval: the case's category as the triage that fired it read it. The rule acts
+     * before that triage is stored, so the stored one may be older (or absent, for a case whose
+     * reports all arrived at once).
+     */
+    category: z.string().optional(),
     /** Shown to the player. */
     sanctionReason: z.string().optional(),
     /** DM the case's chat-platform reporters that action was taken; absent (a job of an earlier version): no DM. */

@@ -300,7 +300,7 @@ describe('appeals in the console (issue 28)', () => {
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     await page.getByRole('heading', { name: /The original case/ }).waitFor();
     await page.getByRole('link', { name: 'https://clips.example.test/appeal' }).waitFor();
-    await page.getByText('Aimbot', { exact: true }).waitFor();
+    await page.getByText('Aimbot', { exact: true }).first().waitFor();
     // The sanction's statement of reasons, as the player was given it.
     await expect.poll(() => page.locator('details.statement summary').first().textContent()).toMatch(/^Terms: /);
     await page.getByRole('button', { name: 'Claim appeal', exact: true }).click();
