@@ -86,7 +86,7 @@ function attempt(target: URL, options: HttpExchange): Promise<HttpReply> {
       request.destroy(error);
     }, options.timeoutMs);
     request.on('error', (error: Error & { code?: string }) => {
-      const stale = request.reusedSocket && error.code === 'ECONNRESET' && !answered;
+      const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !answered;
       settle(stale ? new StaleConnectionError(error.message) : error);
     });
     request.end(options.body);

@@ -5,8 +5,8 @@ import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 // Claims that expire and SLAs that escalate: delayed jobs on the deadlines queue, run by the
 // moderation worker, timed by the triage policy's claimTtl and per-category sla. A few seconds
 // here for `other` (the category of `report()`); cheating cases wait a day.
-const CLAIM_TTL_S = 10;
-const SLA_S = 8;
+const CLAIM_TTL_S = 6;
+const SLA_S = 5;
 const POLICY = {
   ...TEST_POLICY,
   rules: [],
