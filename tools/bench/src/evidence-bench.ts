@@ -1,6 +1,4 @@
-// `npm run bench -- evidence`: what keeping evidence costs. (0) Submit with `createEvidence: true`
-// on every report against submit without it, one warm gateway, alternating rounds (the issue's
-// goal: within 5 %). (1) The intake drain with
+// `npm run bench -- evidence`: what keeping evidence costs. (1) The intake drain with
 // `createEvidence: true` on every report against the same drain without it (the capture jobs are
 // queued after each commit: one more Redis command per micro-batch of intake jobs); (2) captures per second of
 // one evidence worker from a local HTTP server serving small images. Expects REDIS_URL.
@@ -11,17 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CAPTURE_ITEMS_PER_JOB, jobIdFor, QUEUES, type CaptureJob } from '@rm/contracts';
 import { createRedis, openQueue } from '@rm/runtime';
-import { cannon } from './cannon.js';
-import { drainRate, dropQueue, type DrainResult } from './drain.js';
-import { createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
-import { startProcess, waitHttp } from './processes.js';
+import { drainRate, type DrainResult } from './drain.js';
+import { createAdminKey, importUsers, ROOT, submissionBody } from './fixtures.js';
+import { startProcess } from './processes.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const DRAIN_REPORTS = Number(process.env['BENCH_EVIDENCE_REPORTS'] ?? 10_000);
-const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
-const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 3);
-const SUBMIT_PORT = 3930;
 const CAPTURES = Number(process.env['BENCH_CAPTURES'] ?? 3_000);
 /** Capture jobs at once (each keeps up to CAPTURE_ITEMS_PER_JOB items at once). */
 const CAPTURE_CONCURRENCY = Number(process.env['BENCH_CAPTURE_CONCURRENCY'] ?? 5);
@@ -40,35 +34,6 @@ const median = (xs: number[]) => {
   const mid = s.length / 2;
   return s.length % 2 ? s[Math.floor(mid)]! : (s[mid - 1]! + s[mid]!) / 2;
 };
-
-/** (0) Submit req/s with and without createEvidence on one warm gateway, alternating, each round's queue dropped after it. */
-async function submits(): Promise<{ plain: number[]; withEvidence: number[]; ratio: number }> {
-  const submitEnv = { ...env, DATA_DIR: join(dataDir, 'submit'), KEY_PREFIX: 'subev', PORT: String(SUBMIT_PORT) };
-  const auth = createAdminKey(submitEnv);
-  const pick = randomOf(importUsers(submitEnv, 1000));
-  const gateway = startProcess('gateway-submit', 'apps/gateway/dist/main.js', submitEnv, ['--max-old-space-size=128']);
-  const plain: number[] = [];
-  const withEvidence: number[] = [];
-  try {
-    const url = `http://127.0.0.1:${SUBMIT_PORT}`;
-    await waitHttp(`${url}/`);
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const evidence of [false, true]) {
-        const shot = { url: `${url}/v1/reports/new`, method: 'POST' as const, headers: { authorization: auth }, body: () => submissionBody(pick(), evidence), connections: CONNECTIONS };
-        if (WARMUP > 0) await cannon({ ...shot, durationSec: WARMUP });
-        const r = await cannon({ ...shot, durationSec: DURATION });
-        if (r.non2xx + r.errors > 0) throw new Error(`${r.non2xx + r.errors} submits failed`);
-        (evidence ? withEvidence : plain).push(r.reqPerSec);
-        say(`round ${round}: submit ${evidence ? 'with' : 'without'} createEvidence: ${r.reqPerSec} req/s`);
-        await dropQueue(submitEnv, 'subev', 'intake');
-      }
-    }
-  } finally {
-    await gateway.stop();
-  }
-  const ratio = Math.round(median(withEvidence.map((w, i) => w / plain[i]!)) * 1000) / 1000;
-  return { plain, withEvidence, ratio };
-}
 
 /** (1) Drains at concurrency 10 with and without createEvidence, alternating, a store of their own each. */
 async function drains(): Promise<{ plain: DrainResult[]; withEvidence: DrainResult[]; ratio: number }> {
@@ -142,17 +107,15 @@ async function captures(): Promise<{ captures: number; seconds: number; perSec: 
 }
 
 try {
-  const sub = await submits();
-  say(`submit with createEvidence / without: ${sub.ratio}`);
   const d = await drains();
   say(`intake drain with createEvidence / without: ${d.ratio}`);
   const c = await captures();
   say(`captures: ${c.perSec}/s (${c.captures} in ${c.seconds} s at concurrency ${c.concurrency})`);
-  const results = { date: new Date().toISOString(), drainReports: DRAIN_REPORTS, rounds: ROUNDS, submitWithEvidenceOverPlain: sub.ratio, submits: sub, drainWithEvidenceOverPlain: d.ratio, drains: d, captures: c };
+  const results = { date: new Date().toISOString(), drainReports: DRAIN_REPORTS, rounds: ROUNDS, drainWithEvidenceOverPlain: d.ratio, drains: d, captures: c };
   const out = join(ROOT, 'bench/results');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'evidence.json'), `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`${JSON.stringify({ submitWithEvidenceOverPlain: sub.ratio, drainWithEvidenceOverPlain: d.ratio, capturesPerSec: c.perSec })}\nwritten: bench/results/evidence.json\n`);
+  process.stdout.write(`${JSON.stringify({ drainWithEvidenceOverPlain: d.ratio, capturesPerSec: c.perSec })}\nwritten: bench/results/evidence.json\n`);
 } catch (err) {
   say(`failed: ${(err as Error).stack ?? err}`);
   process.exitCode = 1;
