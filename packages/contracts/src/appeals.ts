@@ -3,6 +3,7 @@ import { ERROR_CODES } from './errors.js';
 import { ModeratorRef, ModeratorView } from './http.js';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
+import { positiveIntFromQuery } from './query-params.js';
 import { SanctionView } from './sanctions.js';
 
 /** Bounds of the appeals API (docs/decisions.md, issue 28). */
@@ -102,17 +103,7 @@ export const AppealsQuery = z.strictObject({
     .max(300, cursorMessage)
     .refine((v) => decodeAppealCursor(v) !== null, cursorMessage)
     .optional(),
-  limit: z
-    .preprocess(
-      (v) => (v === '' ? Number.NaN : v),
-      z.coerce
-        .number({ error: 'limit must be an integer' })
-        .int('limit must be an integer')
-        .min(1, 'limit must be at least 1')
-        .max(APPEAL_LIMITS.list.maxLimit, `limit must be at most ${APPEAL_LIMITS.list.maxLimit}`),
-    )
-    .optional()
-    .default(APPEAL_LIMITS.list.defaultLimit),
+  limit: positiveIntFromQuery('limit', APPEAL_LIMITS.list.maxLimit).optional().default(APPEAL_LIMITS.list.defaultLimit),
 });
 export type AppealsQuery = z.infer<typeof AppealsQuery>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
+import { positiveIntFromQuery } from './query-params.js';
 import { IsoDuration, SanctionKindName, SanctionReason } from './sanctions.js';
 import { IllegalContentBody } from './statements.js';
 
@@ -97,15 +98,6 @@ export type CheckResponse = z.infer<typeof CheckResponse>;
 /** 4.3: path and query of GET /v1/reports/{id}. */
 export const UserIdParams = z.strictObject({ id: playerId('id') });
 export const ReportIdParams = z.strictObject({ id: id('id') });
-
-const positiveIntFromQuery = (what: string, max?: number) => {
-  let n = z.coerce
-    .number({ error: `${what} must be an integer` })
-    .int(`${what} must be an integer`)
-    .min(1, `${what} must be at least 1`);
-  if (max !== undefined) n = n.max(max, `${what} must be at most ${max}`);
-  return z.preprocess((v) => (v === '' ? Number.NaN : v), n);
-};
 
 export const ListQuery = z.strictObject({
   page: positiveIntFromQuery('page').optional().default(1),

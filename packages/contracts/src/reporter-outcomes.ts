@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORMS } from './http.js';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
+import { positiveIntFromQuery, seqCursor } from './query-params.js';
 
 /**
  * GET /v1/reporters/{platform}/{reporterId}/outcomes (docs/reporter-outcomes.md): what a reporter
@@ -14,24 +15,9 @@ export const ReporterOutcomesParams = z.strictObject({
 });
 export type ReporterOutcomesParams = z.infer<typeof ReporterOutcomesParams>;
 
-const cursorMessage = 'after must be a cursor returned as next (a non-negative integer)';
 export const ReporterOutcomesQuery = z.strictObject({
-  after: z
-    .string({ error: cursorMessage })
-    .regex(/^(0|[1-9]\d{0,15})$/, cursorMessage)
-    .refine((v) => Number.isSafeInteger(Number(v)), cursorMessage)
-    .optional(),
-  limit: z
-    .preprocess(
-      (v) => (v === '' ? Number.NaN : v),
-      z.coerce
-        .number({ error: 'limit must be an integer' })
-        .int('limit must be an integer')
-        .min(1, 'limit must be at least 1')
-        .max(LIMITS.list.maxLimit, `limit must be at most ${LIMITS.list.maxLimit}`),
-    )
-    .optional()
-    .default(LIMITS.list.defaultLimit),
+  after: seqCursor().optional(),
+  limit: positiveIntFromQuery('limit', LIMITS.list.maxLimit).optional().default(LIMITS.list.defaultLimit),
 });
 export type ReporterOutcomesQuery = z.infer<typeof ReporterOutcomesQuery>;
 

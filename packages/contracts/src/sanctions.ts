@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseIsoDuration } from './durations.js';
 import { LIMITS } from './limits.js';
 import { playerId } from './player-id.js';
+import { positiveIntFromQuery, seqCursor } from './query-params.js';
 import { AutomatedDecisionBody, IllegalContentBody, StatementOfReasons } from './statements.js';
 
 /** Bounds we chose where the issue is silent (docs/decisions.md, "Sanctions"). */
@@ -101,24 +102,9 @@ export const SanctionStatusResponse = z.strictObject({
 });
 export type SanctionStatusResponse = z.infer<typeof SanctionStatusResponse>;
 
-const cursorMessage = 'after must be a cursor returned as next (a non-negative integer)';
 export const SanctionFeedQuery = z.strictObject({
-  after: z
-    .string({ error: cursorMessage })
-    .regex(/^(0|[1-9]\d{0,15})$/, cursorMessage)
-    .refine((v) => Number.isSafeInteger(Number(v)), cursorMessage)
-    .optional(),
-  limit: z
-    .preprocess(
-      (v) => (v === '' ? Number.NaN : v),
-      z.coerce
-        .number({ error: 'limit must be an integer' })
-        .int('limit must be an integer')
-        .min(1, 'limit must be at least 1')
-        .max(SANCTION_LIMITS.feed.maxLimit, `limit must be at most ${SANCTION_LIMITS.feed.maxLimit}`),
-    )
-    .optional()
-    .default(SANCTION_LIMITS.feed.defaultLimit),
+  after: seqCursor().optional(),
+  limit: positiveIntFromQuery('limit', SANCTION_LIMITS.feed.maxLimit).optional().default(SANCTION_LIMITS.feed.defaultLimit),
 });
 export type SanctionFeedQuery = z.infer<typeof SanctionFeedQuery>;
 
