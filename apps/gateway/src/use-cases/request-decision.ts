@@ -1,23 +1,23 @@
-import { AppError, DecisionResult, QUEUES, jobIdFor, type DecisionDataByAction, type DecisionJob } from '@rm/contracts';
+import { AppError, DecisionResult, QUEUES, jobIdFor, type AppealDecisionJob, type DecisionDataByAction, type DecisionJob } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { unavailable } from '../errors/unavailable.js';
 
 type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
 
 /**
- * Hands a moderator's decision to the moderation worker and waits for its answer. If the wait
- * times out the job stays queued and is still applied exactly once; the caller gets a 500 saying so.
+ * Queues a decision job (a case's or an appeal's) for the moderation worker and waits for its raw
+ * answer. If the wait times out the job stays queued and is still applied exactly once; the
+ * caller gets a 500 saying so.
  */
-export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J): Promise<{ success: true; data: DecisionDataByAction[J['action']] }> {
+export async function runDecisionJob(deps: Deps, job: DecisionJob | AppealDecisionJob): Promise<unknown> {
   let queued;
   try {
     queued = await deps.decisionsQueue.add(QUEUES.decisions.name, job, { jobId: jobIdFor.decisions(job.decisionId) });
   } catch (err) {
     throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err);
   }
-  let raw: unknown;
   try {
-    raw = await queued.waitUntilFinished(deps.decisionEvents, deps.config.DECISION_TIMEOUT_MS);
+    return await queued.waitUntilFinished(deps.decisionEvents, deps.config.DECISION_TIMEOUT_MS);
   } catch (err) {
     const message = (err as Error).message ?? '';
     if (message.includes('timed out')) {
@@ -25,7 +25,11 @@ export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J)
     }
     throw Object.assign(new AppError('INTERNAL', 'The moderation worker failed to apply the decision'), { cause: err });
   }
-  const result = DecisionResult.parse(raw);
+}
+
+/** Hands a moderator's decision about a case to the moderation worker and answers its result. */
+export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J): Promise<{ success: true; data: DecisionDataByAction[J['action']] }> {
+  const result = DecisionResult.parse(await runDecisionJob(deps, job));
   if (!result.ok) throw new AppError(result.error.code, result.error.message);
   if (result.action !== job.action) throw new AppError('INTERNAL', `The moderation worker answered a ${result.action} for a ${job.action}`);
   return { success: true, data: result.data as DecisionDataByAction[J['action']] };
