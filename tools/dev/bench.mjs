@@ -7,12 +7,15 @@ import { say } from './lib/log.mjs';
 import { withPrivateRedis } from './lib/private-redis.mjs';
 import { run } from './lib/run.mjs';
 
+const PARTS = { evidence: 'evidence-bench.js', decisions: 'decisions-bench.js' };
+
 let code = 1;
 try {
   await bootstrap();
   code = await withPrivateRedis('bench', (redis) =>
-    // `npm run bench -- evidence` runs only the evidence bench (tools/bench/src/evidence-bench.ts).
-    run(process.execPath, process.argv[2] === 'evidence' ? [join(ROOT, 'tools/bench/dist/evidence-bench.js'), ...process.argv.slice(3)] : [join(ROOT, 'tools/bench/dist/bench.js'), ...process.argv.slice(2)], {
+    // `npm run bench -- evidence` runs only the evidence bench (tools/bench/src/evidence-bench.ts),
+    // `npm run bench -- decisions` only the decision cycles (tools/bench/src/decisions-bench.ts).
+    run(process.execPath, [join(ROOT, `tools/bench/dist/${PARTS[process.argv[2]] ?? 'bench.js'}`), ...process.argv.slice(PARTS[process.argv[2]] ? 3 : 2)], {
       cwd: ROOT,
       env: { ...process.env, REDIS_URL: redis.url, REDIS_PID: String(redis.pid) },
     }),

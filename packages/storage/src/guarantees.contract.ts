@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaseRecord, CaseState, CaseTriageRecord, NewReport, Transition } from './records.js';
 import type { Store } from './store.js';
+import { OpenCaseConflictError } from './errors.js';
 import { report } from './fixtures.contract.js';
 
 /**
@@ -138,6 +139,31 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
         await approve('u1', 'd-a', 5_000, 9_000);
         expect((await store.sanctionsOfUser('u1')).map((s) => s.id)).toEqual(['d-c', 'd-b', 'd-a']);
         expect((await store.dueSanctions(10_000, 10)).map((s) => s.id)).toEqual(['d-c', 'd-a', 'd-b']);
+      });
+    });
+
+    describe('writes asked for at once (an adapter may commit them together)', () => {
+      it('each is checked and kept or refused on its own: one of two claims wins, a conflict fails alone', async () => {
+        const raced = await caseOf(report('w-1', 'w-user-1', 1_000));
+        const other = await caseOf(report('w-2', 'w-user-2', 1_000));
+        // An undo that would give w-user-3 a second open case: refused with OpenCaseConflictError.
+        let approved = (await store.transitionCase(move(await caseOf(report('w-3', 'w-user-3', 1_000)), 'claimed')))!;
+        approved = (await store.transitionCase(move(approved, 'approved')))!;
+        await caseOf(report('w-4', 'w-user-3', 2_000));
+
+        const results = await Promise.allSettled([
+          store.transitionCase(move(raced, 'claimed')),
+          store.transitionCase(move(approved, 'open')),
+          store.transitionCase(move(raced, 'claimed')),
+          store.transitionCase(move(other, 'claimed')),
+        ]);
+        const [first, conflict, second, alone] = results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason));
+        expect([first, second].filter((c) => c !== null)).toHaveLength(1);
+        expect(conflict).toBeInstanceOf(OpenCaseConflictError);
+        expect(alone).toMatchObject({ id: other.id, state: 'claimed', version: other.version + 1 });
+        expect((await store.caseHistory(raced.id)).map((e) => e.action)).toEqual(['claim']);
+        expect(await store.getCase(approved.id)).toMatchObject({ state: 'approved', version: approved.version });
+        expect(await store.getCase(other.id)).toMatchObject({ state: 'claimed' });
       });
     });
 

@@ -7,8 +7,8 @@ import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
-import { decisionCycles } from './cycles.js';
-import { combineDrains, dropBareQueue, dropQueue, drainRate, untilDrained } from './drain.js';
+import { decisionScenario } from './decision-scenario.js';
+import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { banWave } from './ban-wave.js';
@@ -141,28 +141,27 @@ async function main() {
   }
   await shoot('sanctionFeed', `${base(3900)}/v1/sanctions?limit=1000`, { headers }, '1,000 events per read');
 
-  // The workers serve the decision cycles alone (the submits' backlog is gone; the drain rate is
-  // measured on its own below).
-  const cycleUsers = importUsers({ ...env }, CONNECTIONS, 950_000_000);
-
-  // The workers now.
+  // The workers now; they serve the decision cycles alone (the submits' backlog is gone; the drain
+  // rate is measured on its own below).
   const workers = ['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, { ...env, METRICS_PORT: '0' }));
   running.push(...workers);
   const stopWorkerSampling = sampleRss(workers.map((w) => ({ name: w.name, pid: w.pid })));
 
-  // (f) decision cycles: one case per connection.
-  const cycleIds: string[] = [];
-  for (let i = 0; i < CONNECTIONS; i++) {
-    const res = await fetch(`${base(3900)}/v1/reports/new`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: submissionBody(cycleUsers[i]!) });
-    cycleIds.push(((await res.json()) as { id: string }).id);
-  }
-  await untilDrained(env, 'bench');
+  // (f) decision cycles: one case per connection, the CPU of every process metered.
   say(`decision cycles: ${CONNECTIONS} cases, ${DURATION} s`);
-  const cycles = await decisionCycles(base(3900), auth, cycleIds, 'bench-mod', DURATION);
-  say(`decision cycles: ${cycles.cyclesPerSec} cycles/s`);
-  // The same at one moderator: the latency a person clicking feels, with the system not saturated.
-  const cyclesAtOne = await decisionCycles(base(3900), auth, cycleIds.slice(0, 1), 'bench-mod', DURATION);
-  say(`decision cycles at one moderator: claim p50 ${cyclesAtOne.steps['claim']!.p50} ms`);
+  const redisPid = Number(process.env['REDIS_PID'] ?? 0);
+  const decisions = await decisionScenario({
+    baseUrl: base(3900),
+    auth,
+    env,
+    prefix: 'bench',
+    moderatorId: 'bench-mod',
+    connections: CONNECTIONS,
+    durationSec: DURATION,
+    procs: [gateway, ...workers, ...(redisPid ? [{ name: 'redis', pid: redisPid }] : [])].map((p) => ({ name: p.name, pid: p.pid })),
+  });
+  say(`decision cycles: ${decisions.cycles.cyclesPerSec} cycles/s, ${decisions.cpu.perDecisionMs} ms of CPU per decision`);
+  say(`decision cycles at one moderator: claim p50 ${decisions.cyclesAtOne.steps['claim']!.p50} ms`);
 
   // (f2) a ban wave through the sanctions API, the workers carrying out its effects meanwhile.
   say(`ban wave: ${BAN_WAVE} sanctions in batches of 1,000`);
@@ -193,7 +192,7 @@ async function main() {
 
   const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list', 'helloBeforeSanctions', 'helloSanctionRequests', 'sanctionStatus', 'sanctionFeed'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
-  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles, cyclesAtOne, drain, banWave: wave, rssMb: rss, ratios: ratios(scenarios, drain) };
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles: decisions.cycles, cyclesAtOne: decisions.cyclesAtOne, decisionCpu: decisions.cpu, drain, banWave: wave, rssMb: rss, ratios: ratios(scenarios, drain) };
   const md = markdown(results);
   const out = join(ROOT, 'bench/results');
   mkdirSync(out, { recursive: true });

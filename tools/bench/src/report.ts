@@ -1,6 +1,7 @@
 import type { BanWaveResult } from './ban-wave.js';
 import { cpus, totalmem } from 'node:os';
 import type { CannonResult } from './cannon.js';
+import type { DecisionFigures } from './decision-scenario.js';
 import type { DrainResult } from './drain.js';
 
 type Cycles = { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
@@ -18,6 +19,8 @@ export interface BenchResults {
   cycles: Cycles;
   /** The same cycles at one moderator (one connection). */
   cyclesAtOne: Cycles;
+  /** CPU seconds per process over the cycles at `connections`, and per decision. */
+  decisionCpu: DecisionFigures['cpu'];
   drain: DrainResult[];
   /** A ban wave through the sanctions API (10,000 in batches of 1,000), first request to last feed event read. */
   banWave?: BanWaveResult;
@@ -100,6 +103,7 @@ export function markdown(b: BenchResults): string {
     '',
     cyclesLine('Decision cycles (claim → approve → undo)', b.cycles),
     cyclesLine('The same at one moderator', b.cyclesAtOne),
+    `CPU per decision during the cycles: **${b.decisionCpu.perDecisionMs} ms** over the gateway, the workers and Redis (load generator apart: ${b.decisionCpu.loadGeneratorPerDecisionMs} ms); seconds per process: ${Object.entries(b.decisionCpu.seconds).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',
     `Intake drain: reports submitted through a gateway with no worker running, then stored by one intake worker; ${b.rounds} rounds per concurrency, their totals.`,
     '',

@@ -49,6 +49,7 @@ import { sqliteTriage } from './triage.js';
 import { sqliteEvidence } from './evidence.js';
 import { sqliteReporterOutcomes } from './reporter-outcomes.js';
 import { sqliteAppeals } from './appeals.js';
+import { groupCommit } from './group-commit.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -254,6 +255,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     return toDelivery(q.findDelivery.get(d.key)!);
   });
 
+  // The writes of the decision and chat paths commit in groups (group-commit.ts).
+  const commit = groupCommit(db);
   let closed = false;
   return {
     kind: 'sqlite',
@@ -322,7 +325,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return q.caseReporters.all(caseId, caseId);
     },
     async transitionCase(t) {
-      return transition.immediate(t, Date.now());
+      const now = Date.now();
+      return commit(() => transition(t, now));
     },
     async findDecision(decisionId): Promise<CaseEvent | null> {
       const row = q.findDecision.get(decisionId);
@@ -332,13 +336,13 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return q.history.all(caseId).map(toEvent);
     },
     async recordMessage(m) {
-      return recordMessage.immediate(m);
+      return commit(() => recordMessage(m));
     },
     async listMessages(limit) {
       return q.listMessages.all(limit).map(toMessage);
     },
     async editMessage(id, content, at) {
-      const row = q.editMessage.get(content, at, id);
+      const row = await commit(() => q.editMessage.get(content, at, id));
       return row ? toMessage(row) : null;
     },
     async getCaseMessage(caseId) {
@@ -346,14 +350,14 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       return row ? toCaseMessage(row) : null;
     },
     async setCaseMessage(m: CaseMessageRecord) {
-      q.setCaseMessage.run(m);
+      await commit(() => q.setCaseMessage.run(m));
     },
     async findDelivery(key) {
       const row = q.findDelivery.get(key);
       return row ? toDelivery(row) : null;
     },
     async recordDelivery(d) {
-      return recordDelivery.immediate(d);
+      return commit(() => recordDelivery(d));
     },
     ...sqliteQueueHealth(db),
     ...sanctions.methods,
