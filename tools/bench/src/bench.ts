@@ -79,6 +79,7 @@ async function main() {
   const headers = { authorization: auth };
   const pick = randomOf(users);
   const submit = { method: 'POST' as const, headers, body: () => submissionBody(pick()) };
+  const submitEvidence = { ...submit, body: () => submissionBody(pick(), true) };
 
   // (a) to (d) in rounds, each ceiling right before the scenario it is compared with: this VM's
   // speed drifts by tens of percent within minutes, and a ratio should compare the same minutes.
@@ -93,6 +94,9 @@ async function main() {
     ]);
     await shoot('submit', `${base(3900)}/v1/reports/new`, submit, 'appendfsync always');
     for (const [name, mb] of Object.entries(stopSampling())) rss[name] = Math.max(rss[name] ?? 0, mb);
+    await dropBacklogs();
+    // Issue 29: asking for evidence to be kept must not slow the submit (the capture is queued by intake, after its commit).
+    await shoot('submitEvidence', `${base(3900)}/v1/reports/new`, submitEvidence, 'createEvidence: true');
     await dropBacklogs();
     await ceiling('hello', 'tools/bench/dist/bare/hello.js', 3901, {}, 'bare Fastify');
     await shoot('check', `${base(3900)}/v1/reports/check`, { method: 'POST', headers, body: () => checkBody(pick()) });
@@ -190,7 +194,7 @@ async function main() {
     drain.push(combineDrains(rounds));
   }
 
-  const order = ['hello', 'bareQueue', 'submit', 'submitEverysec', 'check', 'list', 'helloBeforeSanctions', 'helloSanctionRequests', 'sanctionStatus', 'sanctionFeed'];
+  const order = ['hello', 'bareQueue', 'submit', 'submitEvidence', 'submitEverysec', 'check', 'list', 'helloBeforeSanctions', 'helloSanctionRequests', 'sanctionStatus', 'sanctionFeed'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
   const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles: decisions.cycles, cyclesAtOne: decisions.cyclesAtOne, decisionCpu: decisions.cpu, drain, banWave: wave, rssMb: rss, ratios: ratios(scenarios, drain) };
   const md = markdown(results);

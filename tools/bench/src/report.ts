@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import type { CannonResult } from './cannon.js';
 import type { DecisionFigures } from './decision-scenario.js';
 import type { DrainResult } from './drain.js';
+import { goalRows } from './goals.js';
 
 type Cycles = { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
 
@@ -74,6 +75,7 @@ export function ratios(s: BenchResults['scenarios'], drain: DrainResult[]): Reco
   return {
     submitOverHello: paired('submit', 'hello'),
     submitOverBareQueue: paired('submit', 'bareQueue'),
+    submitEvidenceOverSubmit: paired('submitEvidence', 'submit'),
     checkOverHello: paired('check', 'hello'),
     sanctionStatusOverHello: paired('sanctionStatus', 'helloSanctionRequests'),
     sanctionStatusOverPlainHello: ratio(r('sanctionStatus'), r('helloBeforeSanctions')),
@@ -92,7 +94,7 @@ export function markdown(b: BenchResults): string {
   const lines = [
     `Machine: ${b.machine.cpu}, ${b.machine.cores} cores, ${b.machine.memoryGb} GiB, Node ${b.machine.node}; ${b.machine.date}`,
     `Load: autocannon, ${b.connections} connections, ${b.durationSec} s per scenario, from its own process.`,
-    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
+    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, submitEvidence, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with; their figures are the rounds' means.`,
     '',
     '| scenario | req/s | req/s per round | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',
@@ -122,6 +124,10 @@ export function markdown(b: BenchResults): string {
     '| ratio | value |',
     '|---|---:|',
     ...Object.entries(b.ratios).map(([k, v]) => `| ${k} | ${v} |`),
+    '',
+    'Goals (issues 19, 27, 29 and 30), each from this run:',
+    '',
+    ...goalRows(b),
   ];
   return `${lines.join('\n')}\n`;
 }
