@@ -13,7 +13,7 @@ type Approval = Extract<DecisionJob, { action: 'approve' }>;
  */
 export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triagePolicy'>, job: Approval, c: CaseRecord, at: number): Promise<NonNullable<Transition['sanction']>> {
   const policy = deps.triagePolicy;
-  const [triage, sanctions, reports] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.sanctionsOfUser(c.userId), deps.store.caseReports(c.id)]);
+  const [triage, sanctions, reports] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.sanctionSummariesOfUser(c.userId), deps.store.caseReports(c.id)]);
   const category = job.category ?? caseCategory(policy, triage);
   const proposed = proposeStep(policy, category, sanctions, at);
   const named = job.kind !== undefined || job.durationMs !== undefined;

@@ -127,7 +127,11 @@ describe('decide', () => {
     await decide(deps, job('claim', reportId));
     const approval = job('approve', reportId, 'm1', { durationMs: 60_000, sanctionReason: 'aimbot' } as Partial<DecisionJob>);
     const first = await decide(deps, approval);
+    // The answer waits for the player's Redis view: a check right after it sees the ban.
+    expect(await guard.check({ keyId: 'k', rateLimit: 0, reporterId: 'anyone', reporterPlatform: 'gameplatform', userId: 'u-redeliver', maxPerDay: 100 })).toEqual({ ok: false, refusal: 'banned' });
     const second = await decide(deps, approval);
+    // The notifications, webhook and expiry follow the answer.
+    await deps.relay.idle();
     expect(first).toMatchObject({ ok: true, action: 'approve' });
     expect(second).toEqual(first);
     const sanctions = await store.sanctionsOfUser('u-redeliver');
@@ -140,7 +144,6 @@ describe('decide', () => {
     expect(jobs.filter((j) => j.data.decisionId === approval.decisionId)).toHaveLength(1);
     expect(jobs.filter((j) => j.data.kind === 'sanction.webhook')).toHaveLength(1);
     expect(await sanctionsQueue.getJob(`expire-${approval.decisionId}`)).toBeDefined();
-    expect(await guard.check({ keyId: 'k', rateLimit: 0, reporterId: 'anyone', reporterPlatform: 'gameplatform', userId: 'u-redeliver', maxPerDay: 100 })).toEqual({ ok: false, refusal: 'banned' });
   });
 
   it("a dismissal's Redis sync keeps the mark of a report accepted meanwhile, and frees the decided case's reporters", async () => {
@@ -161,9 +164,11 @@ describe('decide', () => {
     const deadNotifier = createNotifier(dead, prefix, { NOTIFY_ATTEMPTS: 3, NOTIFY_BACKOFF_MS: 100 });
     dead.disconnect();
     const approval = job('approve', reportId);
-    const answer = await decide({ ...deps, relay: relayOver(redis, deadNotifier) }, approval);
+    const failing = relayOver(redis, deadNotifier);
+    const answer = await decide({ ...deps, relay: failing }, approval);
     expect(answer).toMatchObject({ ok: true, action: 'approve' });
     expect(await store.isBanned('u-fail')).toBe(true);
+    await failing.idle();
     const pending = await store.pendingEffectsOf(approval.decisionId);
     expect(pending.map((e) => e.kind)).toEqual(['notify', 'sanction.webhook']);
 

@@ -1,4 +1,5 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
+import type { EffectKind } from '@rm/delivery';
 import { OpenCaseConflictError, type CaseEvent, type CaseRecord } from '@rm/storage';
 import { approvalSanction } from './approval-sanction.js';
 import { decisionEffects } from './decision-effects.js';
@@ -50,7 +51,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const at = Date.now();
     const result = answer(deps.settings, job, c, reports, moderator, repost);
     const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
-    const lifted = p.ban === 'lift' ? (await store.sanctionsOfUser(c.userId)).find((s) => s.caseId === c.id && s.state === 'active') : undefined;
+    const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId)).find((s) => s.caseId === c.id && s.state === 'active') : undefined;
     try {
       const updated = await store.transitionCase({
         caseId: c.id,
@@ -84,12 +85,19 @@ async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEven
   return earlier.result as DecisionResult;
 }
 
+/** The effects the answer waits for: the player's Redis view (so `check` sees a ban at once) and the undo's re-post as the case's message. */
+const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 'redis.user']);
+
 /**
- * Carries out the decision's recorded effects now. The decision is committed: a failing effect
- * stays pending for the sweep and never turns the answer into an error.
+ * Carries out the decision's recorded effects: up to the last one the answer waits for now, the
+ * rest (notifications, webhooks, an expiry) right after, while the answer goes back. The decision
+ * is committed: a failing effect stays pending for the sweep and never turns the answer into an
+ * error, and one a crash cuts short is carried out by the sweep.
  */
 async function carryOut(deps: DecideDeps, decisionId: string): Promise<void> {
-  await deps.relay.runSource(decisionId).catch((err: unknown) => deps.onEffectError?.(err));
+  const onError = (err: unknown) => deps.onEffectError?.(err);
+  await deps.relay.runSource(decisionId, (e) => !BEFORE_ANSWER.has(e.kind)).catch(onError);
+  deps.relay.runInBackground(decisionId, onError);
 }
 
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */

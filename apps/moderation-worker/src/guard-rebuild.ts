@@ -40,7 +40,7 @@ export class GuardRebuild {
       const banned = await this.deps.store.bannedUserIds(after, REBUILD_PAGE);
       if (banned.length === 0) break;
       for (const userId of banned) {
-        const sanctions = await this.deps.store.sanctionsOfUser(userId);
+        const sanctions = await this.deps.store.sanctionSummariesOfUser(userId);
         await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: isBannedBy(sanctions) }, null);
       }
       after = banned.at(-1)!;

@@ -70,7 +70,8 @@ runMain('moderation-worker', async () => {
     },
     {
       concurrency: config.MODERATION_CONCURRENCY,
-      closers: [async () => clearInterval(rebuildTimer), () => sanctionsQueue.close(), () => deadlines.close(), () => notifier.close()],
+      // The effects still being carried out after their answers, before the queues they use close.
+      closers: [() => relay.idle(), async () => clearInterval(rebuildTimer), () => sanctionsQueue.close(), () => deadlines.close(), () => notifier.close()],
     },
   );
   consume(

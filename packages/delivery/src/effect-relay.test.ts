@@ -83,6 +83,39 @@ describe('EffectRelay', () => {
     expect(await store.pendingEffectsOf('d1')).toEqual([]);
   });
 
+  it('with `until` stops before the first effect it picks; a background run carries out the rest, and idle() waits for it', async () => {
+    await claimOwing(['a', 'b', 'c']);
+    const ran: string[] = [];
+    let releaseC!: () => void;
+    const cMayFinish = new Promise<void>((resolve) => (releaseC = resolve));
+    const relay = new EffectRelay({
+      store,
+      handlers: {
+        a: async (e) => void ran.push(e.id),
+        b: async (e) => void ran.push(e.id),
+        c: async (e) => {
+          await cMayFinish;
+          ran.push(e.id);
+        },
+      },
+    });
+    expect(await relay.runSource('d1', (e) => e.kind === 'b')).toBe(false);
+    expect(ran).toEqual(['d1:0-a']);
+    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:1-b', 'd1:2-c']);
+
+    const errors: unknown[] = [];
+    relay.runInBackground('d1', (err) => errors.push(err));
+    let idle = false;
+    const waiting = relay.idle().then(() => (idle = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(idle).toBe(false); // c is still running
+    releaseC();
+    await waiting;
+    expect(ran).toEqual(['d1:0-a', 'd1:1-b', 'd1:2-c']);
+    expect(await store.pendingEffectsOf('d1')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('an effect kind without a handler stays pending and is reported', async () => {
     await claimOwing(['unknown']);
     const failures: string[] = [];

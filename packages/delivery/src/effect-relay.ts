@@ -20,13 +20,23 @@ export interface EffectRelayOptions {
  * sync that edits it); the sweep retries the rest.
  */
 export class EffectRelay {
+  private readonly running = new Set<Promise<unknown>>();
+
   constructor(private readonly options: EffectRelayOptions) {}
 
-  /** Runs the pending effects of one source; true when none is left pending. */
-  async runSource(sourceId: string): Promise<boolean> {
+  /**
+   * Runs the pending effects of one source; true when none is left pending. With `until`, the run
+   * stops before the first effect `until` picks: that one and those after it stay pending, for a
+   * later run (runInBackground) or the sweep.
+   */
+  async runSource(sourceId: string, until?: (effect: EffectRecord) => boolean): Promise<boolean> {
     const done: EffectRecord[] = [];
     let failed = false;
     for (const effect of await this.options.store.pendingEffectsOf(sourceId)) {
+      if (until?.(effect)) {
+        failed = true;
+        break;
+      }
       try {
         const handler = this.options.handlers[effect.kind];
         if (!handler) throw new Error(`no handler for effect kind ${effect.kind}`);
@@ -46,6 +56,22 @@ export class EffectRelay {
       return false;
     }
     return !failed;
+  }
+
+  /**
+   * runSource without waiting for it. A run cut short (a crash, a failure) leaves its effects
+   * pending for the sweep, as any run does; idle() waits for the runs still going (at shutdown).
+   */
+  runInBackground(sourceId: string, onError: (err: unknown) => void): void {
+    const run = this.runSource(sourceId)
+      .catch(onError)
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  /** Resolves once every background run started so far has ended. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.running]);
   }
 
   /**

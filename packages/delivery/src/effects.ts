@@ -90,7 +90,7 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     },
     'redis.user': async (e) => {
       const p = payload<'redis.user'>(e);
-      const sanctions = await deps.store.sanctionsOfUser(p.userId);
+      const sanctions = await deps.store.sanctionSummariesOfUser(p.userId);
       const version = sanctionVersion(sanctions);
       let change: CaseChange = null;
       if (p.change && p.caseId !== null) {

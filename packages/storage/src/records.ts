@@ -256,6 +256,13 @@ export interface SanctionRecord {
   statement: StatementOfReasons | null;
 }
 
+/**
+ * What enforcement needs of a player's sanctions (the ladder, the guard's Redis view, an undo's
+ * lift), without the statement, evidence and audit: a player with a long history is read on every
+ * decision about them.
+ */
+export type SanctionSummary = Pick<SanctionRecord, 'id' | 'caseId' | 'kind' | 'blocksLogin' | 'category' | 'state' | 'createdAt' | 'effectiveAt' | 'expiresAt'>;
+
 /** A sanction a trusted system asks for (POST /v1/sanctions, one item of a batch). */
 export interface NewSanction {
   /** Used only when the idempotency key is new. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, NewEffect, NewSanction, Transition } from './records.js';
+import type { CaseRecord, NewEffect, NewSanction, SanctionRecord, Transition } from './records.js';
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
 import { allOpenCases } from './open-cases.js';
@@ -124,6 +124,17 @@ export function describeSanctionsContract(store: () => Store): void {
       await approvedCase('u1', 'd-ban', { reason: null, expiresAt: null, kind: 'ban', blocksLogin: true, category: 'cheating' });
       expect(await store().isBanned('u1')).toBe(true);
       expect(await store().bannedUserIds('', 100)).toEqual(['u1']);
+    });
+
+    it("a player's summaries are their sanctions, in the same order, with the summary's fields only", async () => {
+      const first = await approvedCase('u1', 'd-1', { reason: 'spam', expiresAt: 90_000, kind: 'chat', blocksLogin: false, category: 'harassment' }, 5_000);
+      await approvedCase('u1', 'd-2', undefined, 6_000);
+      await store().transitionCase(step(first, 'open', 'd-undo', { ban: 'lift' }, 7_000));
+      const pick = ({ id, caseId, kind, blocksLogin, category, state, createdAt, effectiveAt, expiresAt }: SanctionRecord) => ({ id, caseId, kind, blocksLogin, category, state, createdAt, effectiveAt, expiresAt });
+      const full = await store().sanctionsOfUser('u1');
+      expect(full.map((s) => [s.id, s.state])).toEqual([['d-2', 'active'], ['d-1', 'lifted']]);
+      expect(await store().sanctionSummariesOfUser('u1')).toEqual(full.map(pick));
+      expect(await store().sanctionSummariesOfUser('nobody')).toEqual([]);
     });
   });
 

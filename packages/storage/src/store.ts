@@ -25,6 +25,7 @@ import type {
   StoredSanction,
   SanctionEvent,
   SanctionRecord,
+  SanctionSummary,
   Transition,
   TriagedCase,
   UserRecord,
@@ -118,6 +119,8 @@ export interface Store {
   caseTimelinesSince(since: number): Promise<CaseTimeline[]>;
   /** Every sanction of the player, newest first. */
   sanctionsOfUser(userId: string): Promise<SanctionRecord[]>;
+  /** The same sanctions, in the same order, as summaries. */
+  sanctionSummariesOfUser(userId: string): Promise<SanctionSummary[]>;
   getSanction(id: string): Promise<SanctionRecord | null>;
   /**
    * Stores a trusted system's sanctions in one transaction, each with its effects (recorded only

@@ -1,4 +1,4 @@
-import type { BenchResults } from './report.js';
+import type { BenchResults } from './results.js';
 
 /** One figure the project has set itself a goal for (issues 19, 27, 29 and 30), with what this run measured. */
 export interface Goal {

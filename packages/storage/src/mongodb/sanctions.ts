@@ -1,11 +1,14 @@
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
 import type { StatementOfReasons } from '@rm/contracts';
-import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, StoredSanction } from '../records.js';
+import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, SanctionSummary, StoredSanction } from '../records.js';
 import { isDuplicateKey } from './driver-errors.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
+
+/** The fields of a SanctionSummary (defaults as toSanction's for documents of earlier versions). */
+const SUMMARY_FIELDS = { _id: 1, caseId: 1, kind: 1, blocksLogin: 1, category: 1, state: 1, createdAt: 1, effectiveAt: 1, expiresAt: 1 } as const;
 
 export const toSanction = (d: SanctionDoc): SanctionRecord => ({
   id: d._id,
@@ -204,6 +207,7 @@ type SanctionMethods = Pick<
   Store,
   | 'isBanned'
   | 'sanctionsOfUser'
+  | 'sanctionSummariesOfUser'
   | 'getSanction'
   | 'liftSanction'
   | 'expireSanction'
@@ -257,6 +261,23 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     async sanctionsOfUser(userId) {
       await migrateOldBans();
       return (await c.sanctions.find({ userId }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSanction);
+    },
+    async sanctionSummariesOfUser(userId) {
+      await migrateOldBans();
+      const docs = await c.sanctions.find({ userId }, { projection: SUMMARY_FIELDS }).sort({ createdAt: -1, _id: -1 }).toArray();
+      return docs.map(
+        (d): SanctionSummary => ({
+          id: d._id,
+          caseId: d.caseId ?? null,
+          kind: d.kind,
+          blocksLogin: d.blocksLogin ?? true,
+          category: d.category ?? null,
+          state: d.state,
+          createdAt: d.createdAt,
+          effectiveAt: d.effectiveAt ?? null,
+          expiresAt: d.expiresAt ?? null,
+        }),
+      );
     },
     async getSanction(id) {
       const doc = await c.sanctions.findOne({ _id: id });

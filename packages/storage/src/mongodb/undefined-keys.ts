@@ -36,6 +36,7 @@ const NOTHING: { [M in keyof Store]?: { key: Key; answer: () => Awaited<ReturnTy
   findDelivery: { key: first, answer: () => null },
   recordSlaBreach: { key: field('caseId'), answer: () => false },
   sanctionsOfUser: { key: first, answer: () => [] },
+  sanctionSummariesOfUser: { key: first, answer: () => [] },
   getSanction: { key: first, answer: () => null },
   liftSanction: { key: field('sanctionId'), answer: () => null },
   expireSanction: { key: field('sanctionId'), answer: () => null },

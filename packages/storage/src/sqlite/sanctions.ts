@@ -16,6 +16,7 @@ import type {
   SanctionRecord,
   SanctionSource,
   SanctionState,
+  SanctionSummary,
   StoredSanction,
 } from '../records.js';
 
@@ -42,6 +43,8 @@ export interface SanctionRow {
   lift_reason: string | null;
   statement: string | null;
 }
+type SummaryRow = Pick<SanctionRow, 'id' | 'case_id' | 'kind' | 'blocks_login' | 'category' | 'state' | 'created_at' | 'effective_at' | 'expires_at'>;
+
 export const toSanction = (r: SanctionRow): SanctionRecord => ({
   id: r.id,
   userId: r.user_id,
@@ -140,6 +143,7 @@ interface InsertRow {
 type SanctionMethods = Pick<
   Store,
     | 'sanctionsOfUser'
+    | 'sanctionSummariesOfUser'
   | 'getSanction'
   | 'liftSanction'
   | 'expireSanction'
@@ -169,6 +173,9 @@ export function sqliteSanctions(db: Database.Database) {
     get: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE id = ?`),
     activeOfCase: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE case_id = ? AND state = 'active'`),
     ofUser: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
+    summariesOfUser: db.prepare<[string], SummaryRow>(
+      `SELECT id, case_id, kind, blocks_login, category, state, created_at, effective_at, expires_at FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`,
+    ),
     end: db.prepare(`UPDATE sanctions SET state = ?, lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE id = ? AND state = ?`),
     due: db.prepare<[number, number], SanctionRow>(
       `SELECT * FROM sanctions WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
@@ -332,6 +339,21 @@ export function sqliteSanctions(db: Database.Database) {
     methods: {
       async sanctionsOfUser(userId) {
         return q.ofUser.all(userId).map(toSanction);
+      },
+      async sanctionSummariesOfUser(userId) {
+        return q.summariesOfUser.all(userId).map(
+          (r): SanctionSummary => ({
+            id: r.id,
+            caseId: r.case_id,
+            kind: r.kind,
+            blocksLogin: r.blocks_login === 1,
+            category: r.category,
+            state: r.state,
+            createdAt: r.created_at,
+            effectiveAt: r.effective_at,
+            expiresAt: r.expires_at,
+          }),
+        );
       },
       async getSanction(id) {
         const row = q.get.get(id);

@@ -1,0 +1,29 @@
+import type { BanWaveResult } from './ban-wave.js';
+import type { CannonResult } from './cannon.js';
+import type { DecisionFigures } from './decision-scenario.js';
+import type { DrainResult } from './drain.js';
+
+export type Cycles = { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
+
+/** What one `npm run bench` measured: written as bench/results/latest.json, printed by report.ts. */
+export interface BenchResults {
+  machine: { cpu: string; cores: number; memoryGb: number; node: string; date: string };
+  connections: number;
+  durationSec: number;
+  /** Seconds of uncounted load before each measured run. */
+  warmupSec: number;
+  /** Rounds of the paired scenarios (hello and check, bareQueue and submit). */
+  rounds: number;
+  /** Per scenario the means over its rounds, and each round's req/s. */
+  scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[] }>;
+  cycles: Cycles;
+  /** The same cycles at one moderator (one connection). */
+  cyclesAtOne: Cycles;
+  /** CPU seconds per process over the cycles at `connections`, and per decision. */
+  decisionCpu: DecisionFigures['cpu'];
+  drain: DrainResult[];
+  /** A ban wave through the sanctions API (10,000 in batches of 1,000), first request to last feed event read. */
+  banWave?: BanWaveResult;
+  rssMb: Record<string, number>;
+  ratios: Record<string, number>;
+}
