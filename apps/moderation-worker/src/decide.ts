@@ -96,8 +96,7 @@ const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 
  */
 async function carryOut(deps: DecideDeps, decisionId: string): Promise<void> {
   const onError = (err: unknown) => deps.onEffectError?.(err);
-  await deps.relay.runSource(decisionId, (e) => !BEFORE_ANSWER.has(e.kind)).catch(onError);
-  deps.relay.runInBackground(decisionId, onError);
+  await deps.relay.runSplit(decisionId, (e) => !BEFORE_ANSWER.has(e.kind), onError).catch(onError);
 }
 
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */

@@ -83,7 +83,7 @@ describe('EffectRelay', () => {
     expect(await store.pendingEffectsOf('d1')).toEqual([]);
   });
 
-  it('with `until` stops before the first effect it picks; a background run carries out the rest, and idle() waits for it', async () => {
+  it('runSplit returns once the effects before the first `later` one are done; the rest follow, then all are marked, and idle() waits for them', async () => {
     await claimOwing(['a', 'b', 'c']);
     const ran: string[] = [];
     let releaseC!: () => void;
@@ -99,21 +99,39 @@ describe('EffectRelay', () => {
         },
       },
     });
-    expect(await relay.runSource('d1', (e) => e.kind === 'b')).toBe(false);
-    expect(ran).toEqual(['d1:0-a']);
-    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:1-b', 'd1:2-c']);
-
     const errors: unknown[] = [];
-    relay.runInBackground('d1', (err) => errors.push(err));
+    await relay.runSplit('d1', (e) => e.kind === 'b', (err) => errors.push(err));
+    expect(ran[0]).toBe('d1:0-a'); // b may have begun already: the background starts at once
     let idle = false;
     const waiting = relay.idle().then(() => (idle = true));
     await new Promise((r) => setTimeout(r, 50));
-    expect(idle).toBe(false); // c is still running
+    expect(ran).toEqual(['d1:0-a', 'd1:1-b']);
+    expect(idle).toBe(false); // c is still running, and nothing is marked yet
+    expect(await store.pendingEffectsOf('d1')).toHaveLength(3);
     releaseC();
     await waiting;
     expect(ran).toEqual(['d1:0-a', 'd1:1-b', 'd1:2-c']);
     expect(await store.pendingEffectsOf('d1')).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it('runSplit stops at a failure before the cut: what was done is marked, the rest stays pending, nothing runs in the background', async () => {
+    await claimOwing(['a', 'b', 'c']);
+    const ran: string[] = [];
+    const relay = new EffectRelay({
+      store,
+      handlers: {
+        a: async () => {
+          throw new Error('redis down');
+        },
+        b: async (e) => void ran.push(e.id),
+        c: async (e) => void ran.push(e.id),
+      },
+    });
+    await relay.runSplit('d1', (e) => e.kind === 'c', () => undefined);
+    await relay.idle();
+    expect(ran).toEqual([]);
+    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:0-a', 'd1:1-b', 'd1:2-c']);
   });
 
   it('an effect kind without a handler stays pending and is reported', async () => {

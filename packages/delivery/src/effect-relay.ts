@@ -24,19 +24,40 @@ export class EffectRelay {
 
   constructor(private readonly options: EffectRelayOptions) {}
 
-  /**
-   * Runs the pending effects of one source; true when none is left pending. With `until`, the run
-   * stops before the first effect `until` picks: that one and those after it stay pending, for a
-   * later run (runInBackground) or the sweep.
-   */
-  async runSource(sourceId: string, until?: (effect: EffectRecord) => boolean): Promise<boolean> {
+  /** Runs the pending effects of one source; true when none is left pending. */
+  async runSource(sourceId: string): Promise<boolean> {
     const done: EffectRecord[] = [];
-    let failed = false;
-    for (const effect of await this.options.store.pendingEffectsOf(sourceId)) {
-      if (until?.(effect)) {
-        failed = true;
-        break;
-      }
+    const ok = await this.carryOut(await this.options.store.pendingEffectsOf(sourceId), done);
+    return (await this.markDone(done)) && ok;
+  }
+
+  /**
+   * Runs the source's pending effects up to the first one `later` picks, then returns; that one
+   * and those after it run in the background (idle() waits for them), and all that were done are
+   * marked in one write at the end. A crash in between leaves them pending for the sweep, and runs
+   * the first part again, which idempotent effects allow.
+   */
+  async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void): Promise<void> {
+    const effects = await this.options.store.pendingEffectsOf(sourceId);
+    const cut = effects.findIndex(later);
+    const done: EffectRecord[] = [];
+    const ok = await this.carryOut(cut < 0 ? effects : effects.slice(0, cut), done);
+    if (!ok || cut < 0) {
+      await this.markDone(done);
+      return;
+    }
+    const rest = (async () => {
+      await this.carryOut(effects.slice(cut), done);
+      await this.markDone(done);
+    })()
+      .catch(onError)
+      .finally(() => this.running.delete(rest));
+    this.running.add(rest);
+  }
+
+  /** Carries out `effects` in order into `done`, stopping at the first failure; false if one failed. */
+  private async carryOut(effects: EffectRecord[], done: EffectRecord[]): Promise<boolean> {
+    for (const effect of effects) {
       try {
         const handler = this.options.handlers[effect.kind];
         if (!handler) throw new Error(`no handler for effect kind ${effect.kind}`);
@@ -44,29 +65,21 @@ export class EffectRelay {
         done.push(effect);
       } catch (err) {
         this.options.onError?.(err, effect);
-        failed = true;
-        break;
+        return false;
       }
     }
-    // Marked in one write: a crash before it runs them again, which idempotent effects allow.
+    return true;
+  }
+
+  /** Marks `done` in one write: a crash before it runs them again, which idempotent effects allow. */
+  private async markDone(done: EffectRecord[]): Promise<boolean> {
     try {
       if (done.length > 0) await this.options.store.completeEffects(done.map((e) => e.id), Date.now());
+      return true;
     } catch (err) {
       this.options.onError?.(err, done[0]!);
       return false;
     }
-    return !failed;
-  }
-
-  /**
-   * runSource without waiting for it. A run cut short (a crash, a failure) leaves its effects
-   * pending for the sweep, as any run does; idle() waits for the runs still going (at shutdown).
-   */
-  runInBackground(sourceId: string, onError: (err: unknown) => void): void {
-    const run = this.runSource(sourceId)
-      .catch(onError)
-      .finally(() => this.running.delete(run));
-    this.running.add(run);
   }
 
   /** Resolves once every background run started so far has ended. */

@@ -84,8 +84,8 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
   return {
     'case.message': async (e) => {
       const p = payload<'case.message'>(e);
-      const history = await deps.store.caseHistory(p.caseId);
-      if (history.at(-1)?.decisionId !== e.sourceId) return;
+      // Only while the undo is still the case's last decision (a later one's message stands).
+      if ((await deps.store.lastCaseEvent(p.caseId))?.decisionId !== e.sourceId) return;
       await deps.store.setCaseMessage({ caseId: p.caseId, channel: p.channel, messageId: p.messageId, updatedAt: p.at });
     },
     'redis.user': async (e) => {

@@ -127,6 +127,7 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
         c = (await store.transitionCase(move(c, 'dismissed')))!;
         await store.transitionCase(move(c, 'open'));
         expect((await store.caseHistory(c.id)).map((e) => e.action)).toEqual(['claim', 'dismiss', 'undo']);
+        expect(await store.lastCaseEvent(c.id)).toEqual((await store.caseHistory(c.id)).at(-1));
       });
 
       it('sanctions of a player newest first, due sanctions soonest first, each tie by id', async () => {
@@ -171,6 +172,7 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
       it('read as nothing, a transition of one answers null, its triage is refused', async () => {
         expect(await store.getCase('no-such-case')).toBeNull();
         expect(await store.caseHistory('no-such-case')).toEqual([]);
+        expect(await store.lastCaseEvent('no-such-case')).toBeNull();
         expect(await store.caseReportIds('no-such-case')).toEqual([]);
         expect(await store.caseReporters('no-such-case')).toEqual([]);
         expect(await store.caseReports('no-such-case')).toEqual([]);
@@ -214,6 +216,7 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
         expect(await store.caseReports(none)).toEqual([]);
         expect(await store.findDecision(none)).toBeNull();
         expect(await store.caseHistory(none)).toEqual([]);
+        expect(await store.lastCaseEvent(none)).toBeNull();
         expect(await store.editMessage(none, 'changed', 9)).toBeNull();
         expect(await store.getCaseMessage(none)).toBeNull();
         expect(await store.findDelivery(none)).toBeNull();

@@ -82,6 +82,8 @@ export interface Store {
   findDecision(decisionId: string): Promise<CaseEvent | null>;
   /** Oldest first. */
   caseHistory(caseId: string): Promise<CaseEvent[]>;
+  /** The last event of the case's history; null when it has none. */
+  lastCaseEvent(caseId: string): Promise<CaseEvent | null>;
 
   /** Idempotent on dedupeKey: the same key returns the message first recorded. */
   recordMessage(message: Omit<ChatMessageRecord, 'id' | 'createdAt' | 'editedAt'>): Promise<ChatMessageRecord>;

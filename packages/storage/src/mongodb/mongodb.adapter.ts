@@ -129,6 +129,11 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     async caseHistory(caseId) {
       return (await c.events.find({ caseId }).sort({ seq: 1 }).toArray()).map(toEvent);
     },
+    async lastCaseEvent(caseId) {
+      // case_events_by_case, read backwards.
+      const [last] = await c.events.find({ caseId }).sort({ seq: -1 }).limit(1).toArray();
+      return last ? toEvent(last) : null;
+    },
     ...messageMethods(c),
     ...mongoQueueHealth(client, c),
     ...sanctionMethods(client, c),

@@ -31,6 +31,7 @@ const NOTHING: { [M in keyof Store]?: { key: Key; answer: () => Awaited<ReturnTy
   transitionCase: { key: field('caseId'), answer: () => null },
   findDecision: { key: first, answer: () => null },
   caseHistory: { key: first, answer: () => [] },
+  lastCaseEvent: { key: first, answer: () => null },
   editMessage: { key: first, answer: () => null },
   getCaseMessage: { key: first, answer: () => null },
   findDelivery: { key: first, answer: () => null },

@@ -144,6 +144,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ),
     findDecision: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE decision_id = ?`),
     history: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE case_id = ? ORDER BY seq`),
+    lastEvent: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE case_id = ? ORDER BY seq DESC LIMIT 1`),
     messageByKey: db.prepare<[string], MessageRow>(`SELECT * FROM messages WHERE dedupe_key = ?`),
     insertMessage: db.prepare(
       `INSERT INTO messages (id, channel, kind, content, dedupe_key, created_at) VALUES (@id, @channel, @kind, @content, @dedupeKey, @createdAt)`,
@@ -334,6 +335,10 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     },
     async caseHistory(caseId) {
       return q.history.all(caseId).map(toEvent);
+    },
+    async lastCaseEvent(caseId) {
+      const row = q.lastEvent.get(caseId);
+      return row ? toEvent(row) : null;
     },
     async recordMessage(m) {
       return commit(() => recordMessage(m));
