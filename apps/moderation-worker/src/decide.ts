@@ -6,7 +6,7 @@ import { decisionEffects } from './decision-effects.js';
 import type { DecideDeps } from './deps.js';
 import { newerCaseOpen, repostCase, type Repost } from './repost-case.js';
 import { plan } from './state-machine.js';
-import { scheduleDeadlines } from './schedule-deadlines.js';
+import { deadlineOf, scheduleDeadlineAgain } from './schedule-deadlines.js';
 
 /** How many times a decision re-reads the case after losing a compare-and-set race. */
 const MAX_RACES = 8;
@@ -52,6 +52,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const result = answer(deps.settings, job, c, reports, moderator, repost);
     const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
     const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId)).find((s) => s.caseId === c.id && s.state === 'active') : undefined;
+    const deadline = await deadlineOf(deps, job, c.id, at);
     try {
       const updated = await store.transitionCase({
         caseId: c.id,
@@ -61,7 +62,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         ...(p.ban && { ban: p.ban }),
         ...(sanction && { sanction }),
         // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
-        effects: decisionEffects(deps.settings, job, c, at, repost, lifted?.id, sanction?.expiresAt ?? null),
+        effects: decisionEffects(deps.settings, job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline }),
         event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again
@@ -70,7 +71,6 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
       throw err;
     }
     await carryOut(deps, job.decisionId);
-    await scheduleDeadlines(deps, job, { caseId: c.id, at });
     return result;
   }
   throw new AppError('INTERNAL', 'The case kept changing under concurrent decisions; try again');
@@ -79,9 +79,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
 /** A redelivered job: the same answer, and again whatever effect is still pending. */
 async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEvent): Promise<DecisionResult> {
   await carryOut(deps, job.decisionId);
-  const c = await deps.store.getCase(earlier.caseId);
-  // Deadlines are keyed by the decision, so scheduling them again adds nothing.
-  if (c) await scheduleDeadlines(deps, job, { caseId: c.id, at: earlier.at });
+  await scheduleDeadlineAgain(deps, job, earlier.caseId, earlier.at);
   return earlier.result as DecisionResult;
 }
 

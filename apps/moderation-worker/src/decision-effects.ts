@@ -4,22 +4,25 @@ import type { CaseRecord, NewEffect } from '@rm/storage';
 import { decisionNotification } from './decision-notification.js';
 import type { DecideDeps } from './deps.js';
 import type { Repost } from './repost-case.js';
+import type { DueDeadline } from './schedule-deadlines.js';
+
+/** What a decision's effects depend on besides the decision itself. */
+export interface DecisionOutcome {
+  repost?: Repost | undefined;
+  liftedSanctionId?: string | undefined;
+  /** The approval's sanction's end (null: permanent). */
+  expiresAt: number | null;
+  /** The claim's expiry or the reopened case's SLA check. */
+  deadline: DueDeadline | null;
+}
 
 /**
  * Everything a decision owes once committed, in the order the relay carries it out: the undo's
  * re-post becomes the case's message before the chat sync edits it; the player's Redis view; the
- * notification (chat, DMs, decision webhook); the sanction's webhook and its expiry.
+ * notification (chat, DMs, decision webhook); the sanction's webhook and its expiry; the deadline.
  */
-export function decisionEffects(
-  settings: DecideDeps['settings'],
-  job: DecisionJob,
-  c: CaseRecord,
-  at: number,
-  repost: Repost | undefined,
-  liftedSanctionId: string | undefined,
-  /** The approval's sanction's end (null: permanent). */
-  expiresAt: number | null,
-): NewEffect[] {
+export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecord, at: number, o: DecisionOutcome): NewEffect[] {
+  const { repost, liftedSanctionId, expiresAt } = o;
   const specs: EffectSpec[] = [];
   if (repost) specs.push({ kind: 'case.message', payload: { caseId: c.id, channel: settings.reportChannel, messageId: repost.messageId, at } });
   if (job.action === 'approve' || job.action === 'dismiss') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'close' } });
@@ -30,5 +33,6 @@ export function decisionEffects(
     if (expiresAt !== null) specs.push({ kind: 'sanction.expiry', payload: { sanctionId: job.decisionId, expiresAt } });
   }
   if (liftedSanctionId) specs.push({ kind: 'sanction.webhook', payload: { sanctionId: liftedSanctionId, type: 'sanction.lifted' } });
+  if (o.deadline) specs.push({ kind: 'deadline', payload: o.deadline });
   return effectsOf(job.decisionId, specs);
 }

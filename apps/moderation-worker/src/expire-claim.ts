@@ -54,7 +54,7 @@ export async function expireClaim(deps: ExpireClaimDeps, caseId: string, claimDe
       expectedVersion: c.version,
       expectedState: c.state,
       next: p.next,
-      effects: decisionEffects(deps.settings, releaseJob(decisionId, reportId ?? ''), c, at, undefined, undefined, null),
+      effects: decisionEffects(deps.settings, releaseJob(decisionId, reportId ?? ''), c, at, { expiresAt: null, deadline: null }),
       event: { decisionId, action: 'unclaim', moderatorId: SYSTEM_MODERATOR.id, at, result },
     });
     if (!updated) continue; // a decision landed meanwhile: read again (it makes this job stale)

@@ -1,18 +1,31 @@
-import type { DecisionJob } from '@rm/contracts';
+import type { DeadlineJob, DecisionJob } from '@rm/contracts';
 import { caseCategory } from '@rm/triage';
 import type { DeadlineDeps } from './deadlines-deps.js';
 
+export interface DueDeadline {
+  job: DeadlineJob;
+  dueAt: number;
+}
+
 /**
- * The deadlines an applied decision starts: a claim expires after the claim TTL; an undo reopens
- * the case, whose SLA runs again. Called after every applied decision and again by a redelivered
- * one: the job ids derive from the decision, so nothing is scheduled twice.
+ * The deadline an applied decision starts: a claim expires after the claim TTL; an undo reopens
+ * the case, whose SLA runs again. Recorded with the decision as a `deadline` effect (the outbox):
+ * its job id derives from the decision, so scheduling it again adds nothing.
  */
-export async function scheduleDeadlines(deps: DeadlineDeps, job: DecisionJob, applied: { caseId: string; at: number }): Promise<void> {
-  const { caseId, at } = applied;
-  if (job.action === 'claim') {
-    await deps.deadlines.schedule({ kind: 'claim.expiry', caseId, claimDecisionId: job.decisionId }, at + deps.policy.claimTtlMs);
-  } else if (job.action === 'undo') {
+export async function deadlineOf(deps: Pick<DeadlineDeps, 'policy' | 'triagePolicy' | 'store'>, job: DecisionJob, caseId: string, at: number): Promise<DueDeadline | null> {
+  if (job.action === 'claim') return { job: { kind: 'claim.expiry', caseId, claimDecisionId: job.decisionId }, dueAt: at + deps.policy.claimTtlMs };
+  if (job.action === 'undo') {
     const category = caseCategory(deps.triagePolicy, await deps.store.getCaseTriage(caseId));
-    await deps.deadlines.schedule({ kind: 'sla.check', caseId, openingId: job.decisionId, category }, at + deps.policy.slaMs(category));
+    return { job: { kind: 'sla.check', caseId, openingId: job.decisionId, category }, dueAt: at + deps.policy.slaMs(category) };
   }
+  return null;
+}
+
+/**
+ * Schedules the deadline of a redelivered decision: one recorded before deadlines were effects
+ * has none in its outbox.
+ */
+export async function scheduleDeadlineAgain(deps: DeadlineDeps, job: DecisionJob, caseId: string, at: number): Promise<void> {
+  const due = await deadlineOf(deps, job, caseId, at);
+  if (due) await deps.deadlines.schedule(due.job, due.dueAt);
 }
