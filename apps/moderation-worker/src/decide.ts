@@ -88,7 +88,7 @@ const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 
 
 /**
  * Carries out the decision's recorded effects: up to the last one the answer waits for now, the
- * rest (notifications, webhooks, an expiry) right after, while the answer goes back. The decision
+ * rest (notifications, webhooks, an expiry, a deadline) right after, while the answer goes back. The decision
  * is committed: a failing effect stays pending for the sweep and never turns the answer into an
  * error, and one a crash cuts short is carried out by the sweep.
  */

@@ -170,9 +170,13 @@ describe('deadlines schedule (CLI)', () => {
   it('gives open cases without deadlines (from before an upgrade) their SLA check and claim expiry; repeating it adds nothing', async () => {
     const waiting = await openCase();
     const claimed = await openCase();
-    expect((await act('claim', claimed.reportId, 'm1')).status).toBe(200);
-    // As before the upgrade: no deadline waits in Redis.
     const q = sys.queue('deadlines');
+    const claimedAt = Date.now();
+    expect((await act('claim', claimed.reportId, 'm1')).status).toBe(200);
+    // The claim's expiry is scheduled right after its answer (an effect of the claim): waited for,
+    // so the drain below takes it too.
+    await sys.waitFor(async () => (await q.getDelayed()).some((j) => j.data.kind === 'claim.expiry' && j.timestamp >= claimedAt), 15_000, "the claim's expiry scheduled");
+    // As before the upgrade: no deadline waits in Redis.
     await q.drain(true);
     expect(await q.getDelayedCount()).toBe(0);
 
