@@ -1,6 +1,6 @@
 // `npm run bench`: every figure of the performance issue in one run on this machine, bare
 // ceilings first, then the system. Expects REDIS_URL (tools/dev/bench.mjs starts a private one).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -10,7 +10,7 @@ import { cannon, type CannonResult } from './cannon.js';
 import { decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
-import { sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { banWave } from './ban-wave.js';
 import { seedSanctions } from './sanction-fixtures.js';
 import { combine, machine, markdown, ratios } from './report.js';
@@ -218,12 +218,4 @@ async function main() {
   admin.disconnect();
 }
 
-try {
-  await main();
-} catch (err) {
-  say(`failed: ${(err as Error).stack ?? err}`);
-  process.exitCode = 1;
-} finally {
-  for (const p of running) await p.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+await runBench(main, { say, running, dataDir });

@@ -1,12 +1,12 @@
 // `npm run bench -- decisions`: only the decision cycles (f) of the full bench, on a system of its
 // own: a gateway and the three workers on the SQLite store. Quick enough to compare two builds.
 // Expects REDIS_URL (and REDIS_PID for Redis's share of the CPU).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decisionScenario } from './decision-scenario.js';
 import { addModerator, createAdminKey } from './fixtures.js';
-import { startProcess, waitHttp, type Proc } from './processes.js';
+import { runBench, startProcess, waitHttp, type Proc } from './processes.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
@@ -19,7 +19,7 @@ const prefix = 'benchdecisions';
 const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, KEY_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1', METRICS_PORT: '0' };
 const running: Proc[] = [];
 
-try {
+await runBench(async () => {
   const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
@@ -42,10 +42,4 @@ try {
   say(`one moderator: ${figures.cyclesAtOne.cyclesPerSec} cycles/s (${steps(figures.cyclesAtOne)})`);
   say(`CPU per decision: ${figures.cpu.perDecisionMs} ms over the system (load generator ${figures.cpu.loadGeneratorPerDecisionMs} ms); seconds: ${JSON.stringify(figures.cpu.seconds)}`);
   process.stdout.write(`${JSON.stringify(figures)}\n`);
-} catch (err) {
-  say(`failed: ${(err as Error).stack ?? err}`);
-  process.exitCode = 1;
-} finally {
-  for (const p of running) await p.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+}, { say, running, dataDir });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './fixtures.js';
 
@@ -77,4 +77,20 @@ export function sampleRss(procs: { name: string; pid: number }[]): () => Record<
     clearInterval(timer);
     return peak;
   };
+}
+
+/**
+ * Runs a bench's body; a failure is printed and sets the exit code. Whatever happened, the
+ * processes it started are stopped (by PID) and its data directory removed.
+ */
+export async function runBench(body: () => Promise<void>, o: { say: (m: string) => void; running: Proc[]; dataDir: string }): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    o.say(`failed: ${(err as Error).stack ?? err}`);
+    process.exitCode = 1;
+  } finally {
+    for (const p of o.running) await p.stop();
+    rmSync(o.dataDir, { recursive: true, force: true });
+  }
 }
