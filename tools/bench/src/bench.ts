@@ -1,7 +1,6 @@
 // `npm run bench`: every figure of the performance issue in one run on this machine, bare
 // ceilings first, then the system. Expects REDIS_URL (tools/dev/bench.mjs starts a private one).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
@@ -10,7 +9,7 @@ import { cannon, type CannonResult } from './cannon.js';
 import { decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
-import { runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { benchSystem, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { banWave } from './ban-wave.js';
 import { seedSanctions } from './sanction-fixtures.js';
 import { combine, machine, markdown, ratios } from './report.js';
@@ -28,10 +27,7 @@ const SANCTION_PLAYERS = 10_000;
 const BAN_WAVE = Number(process.env['BENCH_BAN_WAVE'] ?? 10_000);
 const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
-const redisUrl = process.env['REDIS_URL'];
-if (!redisUrl) throw new Error('REDIS_URL is not set: run `npm run bench`, which starts a Redis for it');
-const dataDir = mkdtempSync(join(tmpdir(), 'rm-bench-'));
-const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, KEY_PREFIX: 'bench', LOG_LEVEL: 'warn', HOST: '127.0.0.1', MAX_REPORTS_PER_DAY: '5' };
+const { redisUrl, dataDir, env } = benchSystem(null, { KEY_PREFIX: 'bench', MAX_REPORTS_PER_DAY: '5' });
 const running: Proc[] = [];
 const base = (port: number) => `http://127.0.0.1:${port}`;
 
@@ -69,10 +65,10 @@ async function main() {
   // a submit run appends tens of MB, the drop as much again, and the automatic rewrite (a fork and
   // seconds of writing; 12 in one bench) fell into whichever run came next, up to 30 % off that
   // run alone. With the automatic threshold out of reach, every run starts from a compact AOF.
-  const admin = new Redis(redisUrl!);
+  const admin = new Redis(redisUrl);
   await admin.config('SET', 'auto-aof-rewrite-min-size', '4gb');
   const dropBacklogs = async () => {
-    await Promise.all([dropQueue(env, 'bench', 'intake'), dropBareQueue(redisUrl!)]);
+    await Promise.all([dropQueue(env, 'bench', 'intake'), dropBareQueue(redisUrl)]);
     await admin.bgrewriteaof().catch(() => undefined); // refused only while one is already running
     while (/aof_rewrite_(in_progress|scheduled):1/.test(await admin.info('persistence'))) await new Promise((r) => setTimeout(r, 50));
   };
@@ -98,10 +94,7 @@ async function main() {
     await ceiling('bareQueue', 'tools/bench/dist/bare/queue-stack.js', 3902, { method: 'POST', body: () => submissionBody('1') }, 'Fastify + zod + queue.add');
     await dropBacklogs();
     const plainSubmit = async () => {
-      const stopSampling = sampleRss([
-        { name: 'gateway', pid: gateway.pid },
-        ...(process.env['REDIS_PID'] ? [{ name: 'redis', pid: Number(process.env['REDIS_PID']) }] : []),
-      ]);
+      const stopSampling = sampleRss([{ name: 'gateway', pid: gateway.pid }, ...redisProcs()]);
       await shoot('submit', `${base(3900)}/v1/reports/new`, submit, 'appendfsync always');
       for (const [name, mb] of Object.entries(stopSampling())) rss[name] = Math.max(rss[name] ?? 0, mb);
     };
@@ -165,7 +158,6 @@ async function main() {
 
   // (f) decision cycles: one case per connection, the CPU of every process metered.
   say(`decision cycles: ${CONNECTIONS} cases, ${DURATION} s`);
-  const redisPid = Number(process.env['REDIS_PID'] ?? 0);
   const decisions = await decisionScenario({
     baseUrl: base(3900),
     auth,
@@ -174,7 +166,7 @@ async function main() {
     moderatorId: 'bench-mod',
     connections: CONNECTIONS,
     durationSec: DURATION,
-    procs: [gateway, ...workers, ...(redisPid ? [{ name: 'redis', pid: redisPid }] : [])].map((p) => ({ name: p.name, pid: p.pid })),
+    procs: [...[gateway, ...workers].map((p) => ({ name: p.name, pid: p.pid })), ...redisProcs()],
   });
   say(`decision cycles: ${decisions.cycles.cyclesPerSec} cycles/s, ${decisions.cpu.perDecisionMs} ms of CPU per decision`);
   say(`decision cycles at one moderator: claim p50 ${decisions.cyclesAtOne.steps['claim']!.p50} ms`);

@@ -4,14 +4,13 @@
 // one evidence worker from a local HTTP server serving small images. Expects REDIS_URL.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CAPTURE_ITEMS_PER_JOB, jobIdFor, QUEUES, type CaptureJob } from '@rm/contracts';
 import { createRedis, openQueue } from '@rm/runtime';
 import { drainRate, type DrainResult } from './drain.js';
 import { createAdminKey, importUsers, ROOT, submissionBody } from './fixtures.js';
-import { startProcess } from './processes.js';
+import { benchSystem, startProcess } from './processes.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
@@ -21,10 +20,7 @@ const CAPTURES = Number(process.env['BENCH_CAPTURES'] ?? 3_000);
 const CAPTURE_CONCURRENCY = Number(process.env['BENCH_CAPTURE_CONCURRENCY'] ?? 5);
 const say = (m: string) => process.stderr.write(`[bench evidence] ${m}\n`);
 
-const redisUrl = process.env['REDIS_URL'];
-if (!redisUrl) throw new Error('REDIS_URL is not set: run `npm run bench -- evidence`, which starts a Redis for it');
-const dataDir = mkdtempSync(join(tmpdir(), 'rm-bench-evidence-'));
-const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', MAX_REPORTS_PER_DAY: '5', METRICS_PORT: '0' };
+const { redisUrl, dataDir, env } = benchSystem('evidence', { MAX_REPORTS_PER_DAY: '5', METRICS_PORT: '0' });
 
 // A 1x1 PNG; each capture gets different bytes (a counter after IEND), so each is stored anew.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -61,7 +57,7 @@ async function captures(): Promise<{ captures: number; seconds: number; perSec: 
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const port = (server.address() as AddressInfo).port;
   const prefix = 'benchcapture';
-  const redis = createRedis({ REDIS_URL: redisUrl! });
+  const redis = createRedis({ REDIS_URL: redisUrl });
   const queue = openQueue('evidence', redis, prefix);
   try {
     // As intake queues them: the items of a batch of reports, CAPTURE_ITEMS_PER_JOB to a job.

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './fixtures.js';
 
@@ -93,4 +94,21 @@ export async function runBench(body: () => Promise<void>, o: { say: (m: string) 
     for (const p of o.running) await p.stop();
     rmSync(o.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What a bench part starts from: the Redis `npm run bench` started for it (REDIS_URL), a fresh
+ * data directory, and the environment of the system's processes (`extra` on top).
+ */
+export function benchSystem(part: string | null, extra: NodeJS.ProcessEnv): { redisUrl: string; dataDir: string; env: NodeJS.ProcessEnv } {
+  const redisUrl = process.env['REDIS_URL'];
+  if (!redisUrl) throw new Error(`REDIS_URL is not set: run \`npm run bench${part ? ` -- ${part}` : ''}\`, which starts a Redis for it`);
+  const dataDir = mkdtempSync(join(tmpdir(), part ? `rm-bench-${part}-` : 'rm-bench-'));
+  return { redisUrl, dataDir, env: { PATH: process.env['PATH'], REDIS_URL: redisUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...extra } };
+}
+
+/** That Redis as a process to meter, when the launcher named its PID (REDIS_PID). */
+export function redisProcs(): { name: string; pid: number }[] {
+  const pid = Number(process.env['REDIS_PID'] ?? 0);
+  return pid ? [{ name: 'redis', pid }] : [];
 }
