@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { chatConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
-import { notifyPolicyShape } from '@rm/delivery';
+import { caseSyncDelayShape, notifyPolicyShape } from '@rm/delivery';
 import { commonConfig, env, workerConfigShape } from '@rm/runtime';
 
 export const moderationConfig = commonConfig.extend({
@@ -12,6 +12,7 @@ export const moderationConfig = commonConfig.extend({
   // HIDE_USERNAME and REPORT_CHANNEL_ID are echoed in answers.
   ...chatConfigShape,
   ...notifyPolicyShape,
+  ...caseSyncDelayShape,
   /** Decision jobs processed at once by this process. */
   MODERATION_CONCURRENCY: env.positiveInt(10),
   /** Chat channel where cases that breached their SLA are escalated. */

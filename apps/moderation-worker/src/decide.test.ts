@@ -141,7 +141,10 @@ describe('decide', () => {
     expect((await store.sanctionFeed(0, 10)).map((e) => e.type)).toEqual(['sanction.created']);
     expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
     const jobs = await notifications.getJobs(['waiting', 'delayed', 'prioritized']);
-    expect(jobs.filter((j) => j.data.decisionId === approval.decisionId)).toHaveLength(1);
+    const ofApproval = jobs.filter((j) => j.data.decisionId === approval.decisionId);
+    expect(ofApproval.map((j) => j.data.kind)).toEqual(['case.approved']);
+    // The approval's sync of the case's message is the claim's, still waiting: one for both.
+    expect(jobs.filter((j) => j.data.kind === 'case.sync' && j.data.caseId === ofApproval[0]!.data.caseId)).toHaveLength(1);
     expect(jobs.filter((j) => j.data.kind === 'sanction.webhook')).toHaveLength(1);
     expect(await sanctionsQueue.getJob(`expire-${approval.decisionId}`)).toBeDefined();
   });
@@ -170,12 +173,16 @@ describe('decide', () => {
     expect(await store.isBanned('u-fail')).toBe(true);
     await failing.idle();
     const pending = await store.pendingEffectsOf(approval.decisionId);
-    expect(pending.map((e) => e.kind)).toEqual(['notify', 'sanction.webhook']);
+    // The sync of the case's message, the approval's deliveries, the sanction's webhook.
+    expect(pending.map((e) => e.kind)).toEqual(['notify', 'notify', 'sanction.webhook']);
 
     expect(await deps.relay.sweep(0)).toBe(1);
     expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
     const jobs = await notifications.getJobs(['waiting', 'delayed', 'prioritized']);
-    expect(jobs.filter((j) => j.data.decisionId === approval.decisionId)).toHaveLength(1);
+    const ofApproval = jobs.filter((j) => j.data.decisionId === approval.decisionId);
+    expect(ofApproval.map((j) => j.data.kind)).toEqual(['case.approved']);
+    // The approval's sync of the case's message is the claim's, still waiting: one for both.
+    expect(jobs.filter((j) => j.data.kind === 'case.sync' && j.data.caseId === ofApproval[0]!.data.caseId)).toHaveLength(1);
     await deadNotifier.close().catch(() => undefined);
   });
 });

@@ -2,8 +2,14 @@ import type { DecisionJob, NotificationJob } from '@rm/contracts';
 import type { CaseState } from '@rm/storage';
 import type { Repost } from './repost-case.js';
 
-/** The notification an applied decision sends (the chat message edit, DMs, webhook follow from it). */
-export function decisionNotification(job: DecisionJob, applied: { caseId: string; fromState: CaseState; at: number }, previous?: Repost['previous']): NotificationJob {
+type Applied = { caseId: string; fromState: CaseState; at: number };
+
+/**
+ * What an applied decision sends besides the sync of the case's message: an approval's or a
+ * dismissal's DMs and decision webhook, an undo's too and its superseded message. A claim or an
+ * unclaim sends nothing of its own.
+ */
+export function decisionDeliveries(job: DecisionJob, applied: Applied, previous?: Repost['previous']): NotificationJob | null {
   const common = {
     caseId: applied.caseId,
     decisionId: job.decisionId,
@@ -13,9 +19,8 @@ export function decisionNotification(job: DecisionJob, applied: { caseId: string
   };
   switch (job.action) {
     case 'claim':
-      return { kind: 'case.claimed', ...common };
     case 'unclaim':
-      return { kind: 'case.unclaimed', ...common };
+      return null;
     case 'approve':
       return { kind: 'case.approved', ...common, ...(job.dm !== undefined && { dm: job.dm }) };
     case 'dismiss':
@@ -23,4 +28,9 @@ export function decisionNotification(job: DecisionJob, applied: { caseId: string
     case 'undo':
       return { kind: 'case.reopened', ...common, undid: applied.fromState === 'approved' ? 'approved' : 'dismissed', ...(previous && { previousMessage: previous }) };
   }
+}
+
+/** The sync of the case's chat message that every decision queues; those of quick decisions coalesce (notifier.ts). */
+export function decisionSync(job: DecisionJob, caseId: string): NotificationJob {
+  return { kind: 'case.sync', caseId, decisionId: job.decisionId, ...(job.requestId !== undefined && { requestId: job.requestId }) };
 }

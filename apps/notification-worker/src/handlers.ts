@@ -11,22 +11,21 @@ type Handlers = { [K in NotificationKind]: (job: NotificationOf<K>, jobId: strin
 /** Routes each notification to its use case. `jobId` is the dedupe key of what it sends. */
 export function notificationHandlers(deps: NotificationDeps): (job: NotificationJob, jobId: string) => Promise<unknown> {
   const sync = (job: { caseId: string }) => syncCaseMessage(deps, job.caseId);
-  const decided = async (job: NotificationOf<'case.approved' | 'case.dismissed'>) => {
-    await fanOutDecision(deps, job);
-    return sync(job);
-  };
   const handlers: Handlers = {
     'case.opened': sync,
     'case.appended': sync,
+    'case.sync': sync,
+    // Queued by versions before `case.sync`, when a decision's deliveries and sync were one job.
     'case.claimed': sync,
     'case.unclaimed': sync,
-    'case.approved': decided,
-    'case.dismissed': decided,
+    // A decision's deliveries; its `case.sync` brings the message in line.
+    'case.approved': (job) => fanOutDecision(deps, job),
+    'case.dismissed': (job) => fanOutDecision(deps, job),
     'case.reopened': async (job) => {
       await fanOutDecision(deps, job);
-      const synced = await sync(job);
-      if (job.previousMessage) await markSuperseded(deps, job.previousMessage, synced.messageId);
-      return synced;
+      // The undo's re-post is the case's message by now (the decision's first effect).
+      const current = await deps.store.getCaseMessage(job.caseId);
+      if (job.previousMessage && current) await markSuperseded(deps, job.previousMessage, current.messageId);
     },
     'reporter.dm': (job, jobId) =>
       deps.chat.sendDm(job.reporterId, { kind: 'reporter.dm', content: job.outcome === 'actioned' ? approvalDmText() : dismissalDmText(job.reason), dedupeKey: jobId }),

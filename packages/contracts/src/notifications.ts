@@ -39,13 +39,17 @@ const decision = { ...aboutCase, decisionId: z.string(), moderatorId: z.string()
 export const MessageRef = z.object({ channel: z.string(), messageId: z.string() });
 
 /**
- * Payload of a job on the notifications queue. `case.*` jobs bring the case's chat message in line
- * with the case (post it if it is not there yet, else edit it); decisions also fan out into
- * `reporter.dm` and `decision.webhook` jobs.
+ * Payload of a job on the notifications queue. `case.opened`, `case.appended` and `case.sync` jobs
+ * bring the case's chat message in line with the case (post it if it is not there yet, else edit
+ * it); they coalesce per case. `case.approved`, `case.dismissed` and `case.reopened` carry a
+ * decision's own deliveries: `reporter.dm` and `decision.webhook` jobs, and the undo's superseded
+ * message. `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
  */
 export const NotificationJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case.opened'), ...aboutCase, reportId: z.string() }),
   z.object({ kind: z.literal('case.appended'), ...aboutCase, reportId: z.string() }),
+  /** A decision's sync of the case's message, a moment after it (CASE_SYNC_DELAY_MS), so the syncs of quick decisions coalesce. */
+  z.object({ kind: z.literal('case.sync'), ...aboutCase, decisionId: z.string() }),
   z.object({ kind: z.literal('case.claimed'), ...decision }),
   z.object({ kind: z.literal('case.unclaimed'), ...decision }),
   z.object({ kind: z.literal('case.approved'), ...decision, dm: z.boolean().optional() }),
@@ -99,6 +103,8 @@ export function notificationJobId(job: NotificationJob): string {
     case 'case.opened':
     case 'case.appended':
       return `report-${job.reportId}`;
+    case 'case.sync':
+      return `sync-${job.decisionId}`;
     case 'case.claimed':
     case 'case.unclaimed':
     case 'case.approved':
@@ -114,16 +120,19 @@ export function notificationJobId(job: NotificationJob): string {
   }
 }
 
-/** A case-message sync caused by a stored report: these coalesce per case (notificationCoalesceId). */
-export function isReportSync(job: NotificationJob): job is NotificationOf<'case.opened' | 'case.appended'> {
-  return job.kind === 'case.opened' || job.kind === 'case.appended';
+export type CaseSync = NotificationOf<'case.opened' | 'case.appended' | 'case.sync'>;
+
+/** A case-message sync caused by a stored report or a decision: these coalesce per case (notificationCoalesceId). */
+export function isCaseSync(job: NotificationJob): job is CaseSync {
+  return job.kind === 'case.opened' || job.kind === 'case.appended' || job.kind === 'case.sync';
 }
 
 /**
- * Case-message syncs caused by stored reports coalesce per case: while one waits, another adds
- * nothing (the waiting one reads the case as it is when it runs); while one runs, one more is kept
- * to follow it. A burst of reports about one player then costs a few chat edits, not one each.
+ * Case-message syncs coalesce per case: while one waits, another adds nothing (the waiting one
+ * reads the case as it is when it runs); while one runs, one more is kept to follow it. A burst of
+ * reports about one player, or a claim, approve and undo in quick succession, then costs a few
+ * chat edits, not one each.
  */
-export function notificationCoalesceId(job: NotificationOf<'case.opened' | 'case.appended'>): string {
+export function notificationCoalesceId(job: CaseSync): string {
   return `case-sync-${job.caseId}`;
 }

@@ -1,6 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { QUEUES, isReportSync, jobIdFor, notificationCoalesceId, type NotificationJob } from '@rm/contracts';
+import { QUEUES, isCaseSync, jobIdFor, notificationCoalesceId, type NotificationJob } from '@rm/contracts';
 import { CaseSyncMarks } from './case-sync-marks.js';
 import { BatchingProducer, env, openQueue, type Redis } from '@rm/runtime';
 
@@ -14,6 +14,12 @@ export const notifyPolicyShape = {
   /** Base delay of the exponential backoff (with jitter) between attempts. */
   NOTIFY_BACKOFF_MS: env.positiveInt(QUEUES.notifications.backoff.delay),
 };
+/**
+ * The moderation worker's setting: how long a decision's sync of the case's chat message waits
+ * before it runs, so that the syncs of decisions in quick succession (a claim, its approval, an
+ * undo) become one chat edit.
+ */
+export const caseSyncDelayShape = { CASE_SYNC_DELAY_MS: env.nonNegativeInt(500) };
 export type NotifyPolicy = z.infer<z.ZodObject<typeof notifyPolicyShape>>;
 
 /** Kept after the end so `jobs failed` and the dead-letter replay can find a job; then trimmed. */
@@ -29,7 +35,7 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
-export function createNotifier(connection: Redis, keyPrefix: string, policy: NotifyPolicy): Notifier {
+export function createNotifier(connection: Redis, keyPrefix: string, policy: NotifyPolicy & { CASE_SYNC_DELAY_MS?: number }): Notifier {
   const queue = openQueue('notifications', connection, keyPrefix, {
     defaultJobOptions: notificationJobOptions(policy.NOTIFY_ATTEMPTS, { type: QUEUES.notifications.backoff.type, delay: policy.NOTIFY_BACKOFF_MS }),
   });
@@ -39,11 +45,12 @@ export function createNotifier(connection: Redis, keyPrefix: string, policy: Not
   return {
     notify: async (job) => {
       const jobId = jobIdFor.notifications(job);
-      if (!isReportSync(job)) return producer.add(job.kind, job, { jobId });
-      // A sync of the case that is queued and not started will show this report too.
+      if (!isCaseSync(job)) return producer.add(job.kind, job, { jobId });
+      // A sync of the case that is queued and not started will show this change too.
       if (!(await marks.claim(job.caseId, jobId))) return;
       try {
-        await producer.add(job.kind, job, { jobId, deduplication: { id: notificationCoalesceId(job), keepLastIfActive: true } });
+        const delay = job.kind === 'case.sync' ? (policy.CASE_SYNC_DELAY_MS ?? 0) : 0;
+        await producer.add(job.kind, job, { jobId, delay, deduplication: { id: notificationCoalesceId(job), keepLastIfActive: true } });
       } catch (err) {
         // Unmarked, the next report of the case adds its own sync (a retry of this one would too).
         await marks.clear(job.caseId).catch(() => undefined);

@@ -47,6 +47,8 @@ export const env = {
     z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0).max(65535, 'must be at most 65535').default(fallback),
   positiveInt: (fallback: number) =>
     z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(fallback),
+  nonNegativeInt: (fallback: number) =>
+    z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be at least 0').default(fallback),
   string: (fallback: string) => z.string().min(1).default(fallback),
   optionalString: () => z.string().min(1).optional(),
   url: () => z.url({ error: 'must be a URL' }).optional(),
