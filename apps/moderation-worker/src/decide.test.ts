@@ -36,6 +36,8 @@ let sanctionsQueue: Queue;
 let guard: ReportGuard;
 let deadlines: Deadlines;
 let deps: DecideDeps;
+/** As WebhookFlag answers: whether a notification worker with a webhook ever started. */
+let webhookConfigured: boolean;
 
 /** The relay as main.ts wires it, over the given Redis connection for notifications. */
 function relayOver(connection: Redis, n: Notifier): EffectRelay {
@@ -46,6 +48,7 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
       userSync: new UserStateSync(connection, prefix),
       statusCache: new SanctionStatusCache(connection, prefix),
       notify: n.notify,
+      webhookConfigured: async () => webhookConfigured,
       scheduleDeadline: () => Promise.resolve(),
       scheduleExpiry: async (sanctionId, expiresAt) => {
         await sanctionsQueue.add('expire', { kind: 'expire', sanctionId }, { jobId: `expire-${sanctionId}`, delay: Math.max(0, expiresAt - Date.now()) });
@@ -56,6 +59,7 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
 
 beforeEach(async () => {
   prefix = `decide-test-${randomUUID()}`;
+  webhookConfigured = true;
   store = openSqliteStore(join(dir, `${prefix}.db`));
   notifier = createNotifier(redis, prefix, { NOTIFY_ATTEMPTS: 3, NOTIFY_BACKOFF_MS: 100 });
   notifications = openQueue('notifications', redis, prefix);
@@ -120,6 +124,20 @@ describe('decide', () => {
     const reportId = await stored('race-claim', 'r-claim');
     const answers = await Promise.all([decide(deps, job('claim', reportId, 'm1')), decide(deps, job('claim', reportId, 'm2'))]);
     expect(answers.filter((x) => x.ok)).toHaveLength(1);
+  });
+
+  it('without a webhook configured anywhere, an approval and its undo queue no webhook or empty deliveries job; the undo still queues its superseded message', async () => {
+    webhookConfigured = false;
+    const reportId = await stored('u-nowebhook', 'r1');
+    const approval = job('approve', reportId);
+    await decide(deps, approval);
+    const undo = job('undo', reportId);
+    await decide(deps, undo);
+    await deps.relay.idle();
+    expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
+    const kinds = (await notifications.getJobs(['waiting', 'delayed', 'prioritized'])).map((j) => j.data.kind).sort();
+    // The reporter is on the game platform: the approval's DM has no one to go to.
+    expect(kinds).toEqual(['case.reopened', 'case.sync']);
   });
 
   it('redelivery: the same approval twice answers the same, with one sanction, one feed event, each effect once', async () => {

@@ -1,5 +1,5 @@
 import { createLogger, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
-import { createNotifier, EffectRelay, effectHandlers } from '@rm/delivery';
+import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
@@ -22,6 +22,7 @@ runMain('moderation-worker', async () => {
   const sanctionsQueue = openQueue('sanctions', redis, config.KEY_PREFIX);
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const userSync = new UserStateSync(redis, config.KEY_PREFIX);
+  const webhookFlag = new WebhookFlag(redis, config.KEY_PREFIX);
   const relay = new EffectRelay({
     store,
     handlers: effectHandlers({
@@ -29,6 +30,7 @@ runMain('moderation-worker', async () => {
       userSync,
       statusCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
       notify: notifier.notify,
+      webhookConfigured: () => webhookFlag.configured(),
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
       scheduleDeadline: (job, dueAt) => deadlines.schedule(job, dueAt),
     }),

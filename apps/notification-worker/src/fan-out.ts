@@ -1,4 +1,4 @@
-import type { DecisionWebhookBody, NotificationOf } from '@rm/contracts';
+import { reporterDmOutcome, type DecisionWebhookBody, type NotificationOf } from '@rm/contracts';
 import type { NotificationDeps } from './deps.js';
 
 type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>;
@@ -12,7 +12,7 @@ type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 
 export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionNotification): Promise<void> {
   const { caseId, decisionId, requestId } = job;
   const trace = requestId !== undefined ? { requestId } : {};
-  const outcome = job.kind === 'case.approved' && job.dm === true ? 'actioned' : job.kind === 'case.dismissed' && job.dm ? 'not_actioned' : null;
+  const outcome = reporterDmOutcome(job);
   if (outcome !== null) {
     // Only reporters on the chat platform: an id from another platform may be someone else there.
     const onChat = (await deps.store.caseReporters(caseId)).filter((r) => r.platform === 'chatplatform');

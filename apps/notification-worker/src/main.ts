@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/platforms';
-import { CaseSyncMarks, createNotifier, DeadLetters } from '@rm/delivery';
+import { CaseSyncMarks, createNotifier, DeadLetters, WebhookFlag } from '@rm/delivery';
 import { QUEUES, jobIdFor } from '@rm/contracts';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
@@ -24,10 +24,13 @@ runMain('notification-worker', async () => {
   });
   // Held across at most an edit and a post, each bounded by the platform timeout and short 429 waits.
   const lock = { ttlMs: 15 * config.PLATFORM_TIMEOUT_MS, waitMs: 3 * config.PLATFORM_TIMEOUT_MS };
+  const webhook = createDecisionWebhook(config, store);
+  // Decisions queue webhook jobs only once a worker with a webhook has said so (WebhookFlag).
+  if (webhook) await new WebhookFlag(redis, config.KEY_PREFIX).announce();
   const handle = notificationHandlers({
     store,
     chat: createChatPlatform(config, store),
-    webhook: createDecisionWebhook(config, store),
+    webhook,
     notify: notifier.notify,
     syncMarks: new CaseSyncMarks(redis, config.KEY_PREFIX),
     lockCase: (caseId, fn) => withLock(redis, `${config.KEY_PREFIX}:lock:case-message:${caseId}`, lock, fn),

@@ -120,6 +120,13 @@ export function notificationJobId(job: NotificationJob): string {
   }
 }
 
+/** What a decision's DMs to its chat-platform reporters tell, or null when it sends none (an approval unless `dm: false`, a dismissal with `dm: true`). */
+export function reporterDmOutcome(job: NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>): 'actioned' | 'not_actioned' | null {
+  if (job.kind === 'case.approved') return job.dm === true ? 'actioned' : null;
+  if (job.kind === 'case.dismissed') return job.dm ? 'not_actioned' : null;
+  return null;
+}
+
 export type CaseSync = NotificationOf<'case.opened' | 'case.appended' | 'case.sync'>;
 
 /** A case-message sync caused by a stored report or a decision: these coalesce per case (notificationCoalesceId). */

@@ -1,4 +1,4 @@
-import type { DeadlineJob, NotificationJob, SanctionEventView } from '@rm/contracts';
+import { reporterDmOutcome, type DeadlineJob, type NotificationJob, type NotificationOf, type SanctionEventView } from '@rm/contracts';
 import { isBannedBy, sanctionVersion, type CaseChange, type SanctionStatusCache, type UserStateSync } from '@rm/report-guard';
 import type { EffectRecord, NewEffect, SanctionEvent, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
 import type { EffectHandler } from './effect-relay.js';
@@ -59,6 +59,8 @@ export interface EffectDeps {
   userSync: UserStateSync;
   statusCache: SanctionStatusCache;
   notify: (job: NotificationJob) => Promise<void>;
+  /** Whether a webhook is configured anywhere (WebhookFlag): without one, a sanction's webhook job is not queued. */
+  webhookConfigured: () => Promise<boolean>;
   scheduleExpiry: (sanctionId: string, expiresAt: number) => Promise<void>;
   /** Puts a deadline job on its queue (idempotent: its job id derives from what it is about). */
   scheduleDeadline: (job: DeadlineJob, dueAt: number) => Promise<void>;
@@ -77,6 +79,17 @@ export const toEventView = (e: SanctionEvent): SanctionEventView => ({
   ...(e.appeal && { appeal: e.appeal }),
   statement: e.statement,
 });
+
+/**
+ * Whether an approval's or a dismissal's deliveries job would send anything: the decision webhook,
+ * or a DM to a chat-platform reporter (fan-out.ts in the notification worker sends them). When not,
+ * it is not queued: most decisions of a game without a webhook would queue a job that does nothing.
+ */
+async function deliversAnything(deps: EffectDeps, job: NotificationOf<'case.approved' | 'case.dismissed'>): Promise<boolean> {
+  if (await deps.webhookConfigured()) return true;
+  if (reporterDmOutcome(job) === null) return false;
+  return (await deps.store.caseReporters(job.caseId)).some((r) => r.platform === 'chatplatform');
+}
 
 /** The handler of every effect kind; each is idempotent. */
 export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandler> {
@@ -102,8 +115,13 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
       await deps.userSync.apply(p.userId, { version, banned: isBannedBy(sanctions) }, change);
       await deps.statusCache.invalidate(p.userId, version);
     },
-    notify: (e) => deps.notify(payload<'notify'>(e)),
+    notify: async (e) => {
+      const job = payload<'notify'>(e);
+      if ((job.kind === 'case.approved' || job.kind === 'case.dismissed') && !(await deliversAnything(deps, job))) return;
+      await deps.notify(job);
+    },
     'sanction.webhook': async (e) => {
+      if (!(await deps.webhookConfigured())) return;
       const p = payload<'sanction.webhook'>(e);
       const event = (await deps.store.sanctionEventsOf(p.sanctionId)).find((ev) => ev.type === p.type);
       // None when the change did not happen (an undo whose sanction had expired first).
