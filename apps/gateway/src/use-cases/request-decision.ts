@@ -1,6 +1,7 @@
 import { AppError, DecisionResult, QUEUES, jobIdFor, type AppealDecisionJob, type DecisionDataByAction, type DecisionJob } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { unavailable } from '../errors/unavailable.js';
+import { addAndAwait, DecisionQueueError, DecisionTimeoutError } from './decision-answer.js';
 
 type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
 
@@ -10,17 +11,11 @@ type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
  * caller gets a 500 saying so.
  */
 export async function runDecisionJob(deps: Deps, job: DecisionJob | AppealDecisionJob): Promise<unknown> {
-  let queued;
   try {
-    queued = await deps.decisionsQueue.add(QUEUES.decisions.name, job, { jobId: jobIdFor.decisions(job.decisionId) });
+    return await addAndAwait(deps.decisionsQueue, deps.decisionEvents, QUEUES.decisions.name, job, jobIdFor.decisions(job.decisionId), deps.config.DECISION_TIMEOUT_MS);
   } catch (err) {
-    throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err);
-  }
-  try {
-    return await queued.waitUntilFinished(deps.decisionEvents, deps.config.DECISION_TIMEOUT_MS);
-  } catch (err) {
-    const message = (err as Error).message ?? '';
-    if (message.includes('timed out')) {
+    if (err instanceof DecisionQueueError) throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err.cause);
+    if (err instanceof DecisionTimeoutError) {
       throw new AppError('TIMEOUT', `The moderation worker did not answer within ${deps.config.DECISION_TIMEOUT_MS} ms; the decision stays queued and will be applied once`);
     }
     throw Object.assign(new AppError('INTERNAL', 'The moderation worker failed to apply the decision'), { cause: err });
