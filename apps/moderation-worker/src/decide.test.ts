@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createDeadlines, createRedis, openQueue, type Deadlines, type Redis } from '@rm/runtime';
 import { DEFAULT_POLICY, queueSettingsOf } from '@rm/triage';
 import { createNotifier, EffectRelay, effectHandlers, type Notifier } from '@rm/delivery';
-import { createChatPlatform, markSuperseded, supersededText } from '@rm/platforms';
+import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { openSqliteStore, type NewReport, type Store } from '@rm/storage';
 import type { DecisionJob } from '@rm/contracts';
@@ -48,7 +48,6 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
       userSync: new UserStateSync(connection, prefix),
       statusCache: new SanctionStatusCache(connection, prefix),
       notify: n.notify,
-      markSuperseded: (previous, newMessageId) => markSuperseded(deps.chat, previous, newMessageId),
       webhookConfigured: async () => webhookConfigured,
       scheduleDeadline: () => Promise.resolve(),
       scheduleExpiry: async (sanctionId, expiresAt) => {
@@ -127,24 +126,18 @@ describe('decide', () => {
     expect(answers.filter((x) => x.ok)).toHaveLength(1);
   });
 
-  it('without a webhook configured anywhere, an approval and its undo queue no webhook or empty deliveries job; the undo edits the superseded message itself', async () => {
+  it('without a webhook configured anywhere, an approval and its undo queue no webhook or empty deliveries job; the undo still queues its superseded message', async () => {
     webhookConfigured = false;
     const reportId = await stored('u-nowebhook', 'r1');
     const approval = job('approve', reportId);
     await decide(deps, approval);
-    // The case's message as a sync would have posted it.
-    const posted = await deps.chat.post('reports', { kind: 'case.opened', content: 'the case', dedupeKey: `posted-${reportId}` });
-    const caseId = (await store.getReport(reportId))!.caseId;
-    await store.setCaseMessage({ caseId, channel: 'reports', messageId: posted.id, updatedAt: Date.now() });
     const undo = job('undo', reportId);
-    const answer = await decide(deps, undo);
+    await decide(deps, undo);
     await deps.relay.idle();
-    expect(await store.pendingEffectsOf(undo.decisionId)).toEqual([]);
+    expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
     const kinds = (await notifications.getJobs(['waiting', 'delayed', 'prioritized'])).map((j) => j.data.kind).sort();
     // The reporter is on the game platform: the approval's DM has no one to go to.
-    expect(kinds).toEqual(['case.sync']);
-    const newMessageId = (answer as { data: { newMessageId: string } }).data.newMessageId;
-    expect((await store.listMessages(10)).find((m) => m.id === posted.id)?.content).toBe(supersededText(newMessageId));
+    expect(kinds).toEqual(['case.reopened', 'case.sync']);
   });
 
   it('redelivery: the same approval twice answers the same, with one sanction, one feed event, each effect once', async () => {

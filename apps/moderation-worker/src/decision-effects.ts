@@ -19,8 +19,8 @@ export interface DecisionOutcome {
 /**
  * Everything a decision owes once committed, in the order the relay carries it out: the undo's
  * re-post becomes the case's message before the chat sync edits it; the player's Redis view; the
- * sync of the case's message and the decision's deliveries (DMs, decision webhook); the undo's
- * superseded message; the sanction's webhook and its expiry; the deadline.
+ * sync of the case's message and the decision's deliveries (DMs, decision webhook); the sanction's
+ * webhook and its expiry; the deadline.
  */
 export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecord, at: number, o: DecisionOutcome): NewEffect[] {
   const { repost, liftedSanctionId, expiresAt } = o;
@@ -29,9 +29,8 @@ export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJ
   if (job.action === 'approve' || job.action === 'dismiss') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'close' } });
   if (job.action === 'undo') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'reopen' } });
   specs.push({ kind: 'notify', payload: decisionSync(job, c.id) });
-  const deliveries = decisionDeliveries(job, { caseId: c.id, fromState: c.state, at });
+  const deliveries = decisionDeliveries(job, { caseId: c.id, fromState: c.state, at }, repost?.previous);
   if (deliveries) specs.push({ kind: 'notify', payload: deliveries });
-  if (repost?.previous) specs.push({ kind: 'case.superseded', payload: { ...repost.previous, newMessageId: repost.messageId } });
   if (job.action === 'approve') {
     specs.push({ kind: 'sanction.webhook', payload: { sanctionId: job.decisionId, type: 'sanction.created' } });
     if (expiresAt !== null) specs.push({ kind: 'sanction.expiry', payload: { sanctionId: job.decisionId, expiresAt } });

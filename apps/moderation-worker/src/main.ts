@@ -1,6 +1,6 @@
 import { createLogger, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
-import { createChatPlatform, markSuperseded, PlatformError } from '@rm/platforms';
+import { createChatPlatform } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
@@ -23,7 +23,6 @@ runMain('moderation-worker', async () => {
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const userSync = new UserStateSync(redis, config.KEY_PREFIX);
   const webhookFlag = new WebhookFlag(redis, config.KEY_PREFIX);
-  const chat = createChatPlatform(config, store);
   const relay = new EffectRelay({
     store,
     handlers: effectHandlers({
@@ -31,15 +30,6 @@ runMain('moderation-worker', async () => {
       userSync,
       statusCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
       notify: notifier.notify,
-      markSuperseded: async (previous, newMessageId) => {
-        try {
-          await markSuperseded(chat, previous, newMessageId);
-        } catch (err) {
-          // Refused for good (a 4xx): the sweep's retries could not help, and the edit is only a pointer.
-          if (!(err instanceof PlatformError) || err.retryable) throw err;
-          log.warn({ err, messageId: previous.messageId }, 'the superseded case message could not be edited; it is left as it was');
-        }
-      },
       webhookConfigured: () => webhookFlag.configured(),
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
       scheduleDeadline: (job, dueAt) => deadlines.schedule(job, dueAt),
@@ -48,7 +38,7 @@ runMain('moderation-worker', async () => {
   });
   const deps = {
     store,
-    chat,
+    chat: createChatPlatform(config, store),
     relay,
     deadlines,
     policy: queueSettingsOf(config.TRIAGE_POLICY),

@@ -42,7 +42,8 @@ export const MessageRef = z.object({ channel: z.string(), messageId: z.string() 
  * Payload of a job on the notifications queue. `case.opened`, `case.appended` and `case.sync` jobs
  * bring the case's chat message in line with the case (post it if it is not there yet, else edit
  * it); they coalesce per case. `case.approved`, `case.dismissed` and `case.reopened` carry a
- * decision's own deliveries: `reporter.dm` and `decision.webhook` jobs. `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
+ * decision's own deliveries: `reporter.dm` and `decision.webhook` jobs, and the undo's superseded
+ * message. `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
  */
 export const NotificationJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case.opened'), ...aboutCase, reportId: z.string() }),
@@ -57,7 +58,7 @@ export const NotificationJob = z.discriminatedUnion('kind', [
     kind: z.literal('case.reopened'),
     ...decision,
     undid: z.enum(['approved', 'dismissed']),
-    /** The message the case had before the undo re-posted it, edited to point at the new one: only in jobs of versions before the moderation worker did that itself. */
+    /** The message the case had before the undo re-posted it; edited to point at the new one. */
     previousMessage: MessageRef.optional(),
   }),
   z.object({

@@ -11,8 +11,6 @@ import type { EffectHandler } from './effect-relay.js';
 export interface EffectPayloads {
   /** After an undo: the re-posted message is now the case's message (only while the undo is its latest decision). */
   'case.message': { caseId: string; channel: string; messageId: string; at: number };
-  /** After an undo: the case's previous message is edited to point at the re-posted one. */
-  'case.superseded': { channel: string; messageId: string; newMessageId: string };
   /** The guard's Redis view of the player: the ban flag (versioned), and the decided case's reporters. */
   'redis.user': { userId: string; caseId: string | null; change: 'close' | 'reopen' | null };
   /** A notification job (chat message sync, DMs, decision webhook). */
@@ -61,8 +59,6 @@ export interface EffectDeps {
   userSync: UserStateSync;
   statusCache: SanctionStatusCache;
   notify: (job: NotificationJob) => Promise<void>;
-  /** Edits a superseded case message to point at its successor (a message gone is no error). */
-  markSuperseded: (previous: { channel: string; messageId: string }, newMessageId: string) => Promise<void>;
   /** Whether a webhook is configured anywhere (WebhookFlag): without one, a sanction's webhook job is not queued. */
   webhookConfigured: () => Promise<boolean>;
   scheduleExpiry: (sanctionId: string, expiresAt: number) => Promise<void>;
@@ -85,11 +81,11 @@ export const toEventView = (e: SanctionEvent): SanctionEventView => ({
 });
 
 /**
- * Whether a decision's deliveries job would send anything: the decision webhook, or a DM to a
- * chat-platform reporter (fan-out.ts in the notification worker sends them). When not, it is not
- * queued: most decisions of a game without a webhook would queue a job that does nothing.
+ * Whether an approval's or a dismissal's deliveries job would send anything: the decision webhook,
+ * or a DM to a chat-platform reporter (fan-out.ts in the notification worker sends them). When not,
+ * it is not queued: most decisions of a game without a webhook would queue a job that does nothing.
  */
-async function deliversAnything(deps: EffectDeps, job: NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>): Promise<boolean> {
+async function deliversAnything(deps: EffectDeps, job: NotificationOf<'case.approved' | 'case.dismissed'>): Promise<boolean> {
   if (await deps.webhookConfigured()) return true;
   if (reporterDmOutcome(job) === null) return false;
   return (await deps.store.caseReporters(job.caseId)).some((r) => r.platform === 'chatplatform');
@@ -104,10 +100,6 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
       // Only while the undo is still the case's last decision (a later one's message stands).
       if ((await deps.store.lastCaseEvent(p.caseId))?.decisionId !== e.sourceId) return;
       await deps.store.setCaseMessage({ caseId: p.caseId, channel: p.channel, messageId: p.messageId, updatedAt: p.at });
-    },
-    'case.superseded': async (e) => {
-      const p = payload<'case.superseded'>(e);
-      await deps.markSuperseded({ channel: p.channel, messageId: p.messageId }, p.newMessageId);
     },
     'redis.user': async (e) => {
       const p = payload<'redis.user'>(e);
@@ -125,7 +117,7 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     },
     notify: async (e) => {
       const job = payload<'notify'>(e);
-      if ((job.kind === 'case.approved' || job.kind === 'case.dismissed' || job.kind === 'case.reopened') && !(await deliversAnything(deps, job))) return;
+      if ((job.kind === 'case.approved' || job.kind === 'case.dismissed') && !(await deliversAnything(deps, job))) return;
       await deps.notify(job);
     },
     'sanction.webhook': async (e) => {

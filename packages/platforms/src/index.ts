@@ -5,4 +5,3 @@ export * from './chat-text.js';
 export * from './case-view.js';
 export * from './decision-webhook.js';
 export * from './config.js';
-export * from './mark-superseded.js';
