@@ -112,8 +112,8 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
         // Only while the case is still as this change left it (a later decision syncs its own).
         if (c && isOpen === (p.change === 'reopen')) change = { kind: p.change, reporters: await deps.store.caseReporters(p.caseId) };
       }
-      // Two keys, one round trip's wait: the answer waits for this effect.
-      await Promise.all([deps.userSync.apply(p.userId, { version, banned: isBannedBy(sanctions) }, change), deps.statusCache.invalidate(p.userId, version)]);
+      await deps.userSync.apply(p.userId, { version, banned: isBannedBy(sanctions) }, change);
+      await deps.statusCache.invalidate(p.userId, version);
     },
     notify: async (e) => {
       const job = payload<'notify'>(e);

@@ -12,12 +12,11 @@ beforeAll(() => {
 afterAll(() => redis?.quit());
 
 describe('WebhookFlag', () => {
-  it('reads unset until a notification worker with a webhook announces it, then set within a second, for a reader that asked before too', async () => {
+  it('reads unset until a notification worker with a webhook announces it, then set, for a reader that asked before too', async () => {
     const prefix = `webhook-flag-test-${randomUUID()}`;
     const moderation = new WebhookFlag(redis, prefix);
     expect(await moderation.configured()).toBe(false);
     await new WebhookFlag(redis, prefix).announce();
-    await new Promise((resolve) => setTimeout(resolve, 1_050));
     expect(await moderation.configured()).toBe(true);
     expect(await new WebhookFlag(redis, `${prefix}-other`).configured()).toBe(false);
   });

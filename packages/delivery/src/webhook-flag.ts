@@ -2,19 +2,14 @@ import type { Redis } from '@rm/runtime';
 
 /**
  * Whether any notification worker on this Redis has a decision webhook (DECISION_WEBHOOK_URL):
- * one that has sets the flag at start, before it takes a job, and nothing clears it; a reader
- * sees it within a second. The
+ * one that has sets the flag at start, before it takes a job, and nothing clears it. The
  * moderation worker reads it so that, where no webhook was ever configured, a decision queues no
  * webhook jobs only for the notification worker to drop them (three jobs of about ten per claim,
  * approval and undo). Once set, every decision queues them, and a worker without a webhook drops
  * them as before.
  */
-/** How long an unset flag is believed before Redis is asked again. */
-const UNSET_FOR_MS = 1_000;
-
 export class WebhookFlag {
   private set = false;
-  private unsetUntil = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -30,11 +25,9 @@ export class WebhookFlag {
     await this.redis.set(this.key, '1');
   }
 
-  /** Asked of Redis at most once a second until it is seen set (a webhook configured later counts within a second), then known. */
+  /** Read on every decision until it is seen set (a webhook configured later counts at once), then known. */
   async configured(): Promise<boolean> {
-    if (this.set || Date.now() < this.unsetUntil) return this.set;
-    this.set = (await this.redis.exists(this.key)) === 1;
-    if (!this.set) this.unsetUntil = Date.now() + UNSET_FOR_MS;
+    if (!this.set) this.set = (await this.redis.exists(this.key)) === 1;
     return this.set;
   }
 }
