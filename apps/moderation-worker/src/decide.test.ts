@@ -181,6 +181,8 @@ describe('decide', () => {
   it('a follow-up that fails (its Redis connection killed) leaves the decision applied and answered; the sweep carries it out once', async () => {
     const reportId = await stored('u-fail', 'r1');
     await decide(deps, job('claim', reportId));
+    // The claim's own effects done, so the sweep below finds only the approval's.
+    await deps.relay.idle();
     const dead = createRedis({ REDIS_URL: process.env.REDIS_URL! });
     const deadNotifier = createNotifier(dead, prefix, { NOTIFY_ATTEMPTS: 3, NOTIFY_BACKOFF_MS: 100 });
     dead.disconnect();
