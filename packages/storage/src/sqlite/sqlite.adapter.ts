@@ -92,7 +92,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   // FULL: a commit is on disk before it returns, so an intake job is marked complete (and a
   // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
   // lose the last commits; the cost is measured in docs/performance.md. Bookkeeping that is redone
-  // or recomputed after a loss commits without the wait (durability.ts).
+  // or recomputed after a loss commits without the wait (durability.ts); the group commit syncs
+  // its WAL off the event loop before it answers (group-commit.ts).
   db.pragma(`synchronous = ${SYNCHRONOUS}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
@@ -257,7 +258,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   });
 
   // The writes of the decision and chat paths commit in groups (group-commit.ts).
-  const commit = groupCommit(db);
+  const { commit, close: closeCommits } = groupCommit(db, `${file}-wal`);
   let closed = false;
   return {
     kind: 'sqlite',
@@ -374,6 +375,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     async close() {
       if (closed) return;
       closed = true;
+      closeCommits();
       db.close();
     },
   };
