@@ -7,26 +7,31 @@ import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 
-/** The fields of a SanctionSummary (defaults as toSanction's for documents of earlier versions). */
+/** The fields toSummary reads. */
 const SUMMARY_FIELDS = { _id: 1, caseId: 1, kind: 1, blocksLogin: 1, category: 1, state: 1, createdAt: 1, effectiveAt: 1, expiresAt: 1 } as const;
 
-export const toSanction = (d: SanctionDoc): SanctionRecord => ({
+/** The summary's fields; an earlier version's document may lack the newer ones (their defaults here). */
+const toSummary = (d: Pick<SanctionDoc, '_id' | 'caseId' | 'kind' | 'blocksLogin' | 'category' | 'state' | 'createdAt' | 'effectiveAt' | 'expiresAt'>): SanctionSummary => ({
   id: d._id,
-  userId: d.userId,
   caseId: d.caseId ?? null,
   kind: d.kind,
   blocksLogin: d.blocksLogin ?? true,
   category: d.category ?? null,
+  state: d.state,
+  createdAt: d.createdAt,
+  effectiveAt: d.effectiveAt ?? null,
+  expiresAt: d.expiresAt ?? null,
+});
+
+export const toSanction = (d: SanctionDoc): SanctionRecord => ({
+  ...toSummary(d),
+  userId: d.userId,
   source: d.source ?? sourceOfEarlier(d),
   idempotencyKey: d.idempotencyKey ?? null,
-  effectiveAt: d.effectiveAt ?? null,
   ladder: d.ladder ?? null,
   evidence: d.evidence ?? [],
   reason: d.reason ?? null,
   moderatorId: d.moderatorId,
-  createdAt: d.createdAt,
-  expiresAt: d.expiresAt ?? null,
-  state: d.state,
   liftedAt: d.liftedAt ?? null,
   liftedBy: d.liftedBy ?? null,
   liftReason: d.liftReason ?? null,
@@ -264,20 +269,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     },
     async sanctionSummariesOfUser(userId) {
       await migrateOldBans();
-      const docs = await c.sanctions.find({ userId }, { projection: SUMMARY_FIELDS }).sort({ createdAt: -1, _id: -1 }).toArray();
-      return docs.map(
-        (d): SanctionSummary => ({
-          id: d._id,
-          caseId: d.caseId ?? null,
-          kind: d.kind,
-          blocksLogin: d.blocksLogin ?? true,
-          category: d.category ?? null,
-          state: d.state,
-          createdAt: d.createdAt,
-          effectiveAt: d.effectiveAt ?? null,
-          expiresAt: d.expiresAt ?? null,
-        }),
-      );
+      return (await c.sanctions.find({ userId }, { projection: SUMMARY_FIELDS }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSummary);
     },
     async getSanction(id) {
       const doc = await c.sanctions.findOne({ _id: id });

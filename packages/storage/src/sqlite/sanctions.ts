@@ -45,23 +45,27 @@ export interface SanctionRow {
 }
 type SummaryRow = Pick<SanctionRow, 'id' | 'case_id' | 'kind' | 'blocks_login' | 'category' | 'state' | 'created_at' | 'effective_at' | 'expires_at'>;
 
-export const toSanction = (r: SanctionRow): SanctionRecord => ({
+const toSummary = (r: SummaryRow): SanctionSummary => ({
   id: r.id,
-  userId: r.user_id,
   caseId: r.case_id,
   kind: r.kind,
   blocksLogin: r.blocks_login === 1,
   category: r.category,
+  state: r.state,
+  createdAt: r.created_at,
+  effectiveAt: r.effective_at,
+  expiresAt: r.expires_at,
+});
+
+export const toSanction = (r: SanctionRow): SanctionRecord => ({
+  ...toSummary(r),
+  userId: r.user_id,
   source: { type: r.source_type, id: r.source_id },
   idempotencyKey: r.idempotency_key,
-  effectiveAt: r.effective_at,
   ladder: r.ladder === null ? null : (JSON.parse(r.ladder) as LadderNote),
   evidence: JSON.parse(r.evidence) as SanctionEvidence[],
   reason: r.reason,
   moderatorId: r.moderator_id,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  state: r.state,
   liftedAt: r.lifted_at,
   liftedBy: r.lifted_by,
   liftReason: r.lift_reason,
@@ -341,19 +345,7 @@ export function sqliteSanctions(db: Database.Database) {
         return q.ofUser.all(userId).map(toSanction);
       },
       async sanctionSummariesOfUser(userId) {
-        return q.summariesOfUser.all(userId).map(
-          (r): SanctionSummary => ({
-            id: r.id,
-            caseId: r.case_id,
-            kind: r.kind,
-            blocksLogin: r.blocks_login === 1,
-            category: r.category,
-            state: r.state,
-            createdAt: r.created_at,
-            effectiveAt: r.effective_at,
-            expiresAt: r.expires_at,
-          }),
-        );
+        return q.summariesOfUser.all(userId).map(toSummary);
       },
       async getSanction(id) {
         const row = q.get.get(id);
