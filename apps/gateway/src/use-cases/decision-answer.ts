@@ -31,12 +31,10 @@ export function addAndAwait(queue: Queue, events: QueueEvents, name: string, dat
       stop();
       reject(new DecisionFailedError(args.failedReason));
     };
+    const timedOut = () => reject(new DecisionTimeoutError(`no answer within ${timeoutMs} ms`));
     const timer = setTimeout(() => {
       stop();
-      queue.getJob(jobId).then(
-        (job) => (job?.finishedOn && !job.failedReason ? resolve(job.returnvalue) : reject(new DecisionTimeoutError(`no answer within ${timeoutMs} ms`))),
-        () => reject(new DecisionTimeoutError(`no answer within ${timeoutMs} ms`)),
-      );
+      queue.getJob(jobId).then((job) => (job?.finishedOn && !job.failedReason ? resolve(job.returnvalue) : timedOut()), timedOut);
     }, timeoutMs);
     emitter.on(completed, onCompleted);
     emitter.on(failed, onFailed);
