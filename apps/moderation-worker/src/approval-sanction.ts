@@ -1,6 +1,6 @@
 import { AppError, type DecisionJob } from '@rm/contracts';
 import type { CaseRecord, Transition } from '@rm/storage';
-import { assembleStatement, caseCategory, ESCALATED, kindsOf, proposeStep } from '@rm/triage';
+import { assembleStatement, caseCategory, ESCALATED, kindsOf, OFFENCE_STATES, proposeStep } from '@rm/triage';
 import type { DecideDeps } from './deps.js';
 
 type Approval = Extract<DecisionJob, { action: 'approve' }>;
@@ -13,9 +13,11 @@ type Approval = Extract<DecisionJob, { action: 'approve' }>;
  */
 export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triagePolicy'>, job: Approval, c: CaseRecord, at: number): Promise<NonNullable<Transition['sanction']>> {
   const policy = deps.triagePolicy;
-  const [triage, sanctions, reports] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.sanctionSummariesOfUser(c.userId), deps.store.caseReports(c.id)]);
+  const [triage, reports] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.caseReports(c.id)]);
   const category = job.category ?? caseCategory(policy, triage);
-  const proposed = proposeStep(policy, category, sanctions, at);
+  // Only the player's offences in the category: a long history of lifted sanctions is not read.
+  const offences = await deps.store.sanctionSummariesOfUser(c.userId, { category, states: OFFENCE_STATES });
+  const proposed = proposeStep(policy, category, offences, at);
   const named = job.kind !== undefined || job.durationMs !== undefined;
   const kind = named ? (job.kind ?? 'ban') : proposed.kind;
   const durationMs = named ? (job.durationMs ?? null) : proposed.durationMs;

@@ -51,7 +51,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const at = Date.now();
     const result = answer(deps.settings, job, c, reports, moderator, repost);
     const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
-    const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId)).find((s) => s.caseId === c.id && s.state === 'active') : undefined;
+    const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId, { caseId: c.id, states: ['active'] }))[0] : undefined;
     const deadline = await deadlineOf(deps, job, c.id, at);
     try {
       const updated = await store.transitionCase({

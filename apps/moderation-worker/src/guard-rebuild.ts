@@ -40,8 +40,8 @@ export class GuardRebuild {
       const banned = await this.deps.store.bannedUserIds(after, REBUILD_PAGE);
       if (banned.length === 0) break;
       for (const userId of banned) {
-        const sanctions = await this.deps.store.sanctionSummariesOfUser(userId);
-        await this.deps.userSync.apply(userId, { version: sanctionVersion(sanctions), banned: isBannedBy(sanctions) }, null);
+        const tally = await this.deps.store.sanctionTallyOfUser(userId);
+        await this.deps.userSync.apply(userId, { version: sanctionVersion(tally), banned: isBannedBy(tally) }, null);
       }
       after = banned.at(-1)!;
     }

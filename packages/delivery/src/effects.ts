@@ -103,8 +103,8 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     },
     'redis.user': async (e) => {
       const p = payload<'redis.user'>(e);
-      const sanctions = await deps.store.sanctionSummariesOfUser(p.userId);
-      const version = sanctionVersion(sanctions);
+      const tally = await deps.store.sanctionTallyOfUser(p.userId);
+      const version = sanctionVersion(tally);
       let change: CaseChange = null;
       if (p.change && p.caseId !== null) {
         const c = await deps.store.getCase(p.caseId);
@@ -112,7 +112,7 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
         // Only while the case is still as this change left it (a later decision syncs its own).
         if (c && isOpen === (p.change === 'reopen')) change = { kind: p.change, reporters: await deps.store.caseReporters(p.caseId) };
       }
-      await deps.userSync.apply(p.userId, { version, banned: isBannedBy(sanctions) }, change);
+      await deps.userSync.apply(p.userId, { version, banned: isBannedBy(tally) }, change);
       await deps.statusCache.invalidate(p.userId, version);
     },
     notify: async (e) => {

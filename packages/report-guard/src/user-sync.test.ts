@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, type Redis } from '@rm/runtime';
 import { ReportGuard } from './report-guard.js';
-import { SanctionStatusCache, sanctionVersion, UserStateSync } from './user-sync.js';
+import { isBannedBy, SanctionStatusCache, sanctionVersion, tallyOf, UserStateSync } from './user-sync.js';
 
 // A real Redis (REDIS_URL); each test under a prefix of its own.
 let redis: Redis;
@@ -75,8 +75,15 @@ describe('SanctionStatusCache', () => {
   });
 
   it('the version counts every change of a player\'s sanctions', () => {
-    expect(sanctionVersion([])).toBe(0);
-    expect(sanctionVersion([{ state: 'active' }])).toBe(1);
-    expect(sanctionVersion([{ state: 'lifted' }, { state: 'active' }])).toBe(3);
+    const version = (states: string[]) => sanctionVersion(tallyOf(states.map((state) => ({ state, blocksLogin: true }))));
+    expect(version([])).toBe(0);
+    expect(version(['active'])).toBe(1);
+    expect(version(['lifted', 'active'])).toBe(3);
+    expect(version(['scheduled', 'expired', 'lifted'])).toBe(4);
+  });
+
+  it('a player is banned by an active sanction of a login-blocking kind only', () => {
+    expect(isBannedBy(tallyOf([{ state: 'active', blocksLogin: false }, { state: 'lifted', blocksLogin: true }, { state: 'scheduled', blocksLogin: true }]))).toBe(false);
+    expect(isBannedBy(tallyOf([{ state: 'active', blocksLogin: true }]))).toBe(true);
   });
 });

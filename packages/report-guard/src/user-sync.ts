@@ -115,17 +115,36 @@ export class SanctionStatusCache {
   }
 }
 
+/** A player's sanctions counted by state (the store's SanctionTally; `tallyOf` counts a list the same way). */
+export interface SanctionCounts {
+  active: number;
+  /** Expired or lifted. */
+  ended: number;
+  /** Active and of a login-blocking kind. */
+  banning: number;
+}
+
+/** Counts a list of sanctions as the store's tally does. */
+export function tallyOf(sanctions: { state: string; blocksLogin: boolean }[]): SanctionCounts {
+  const t = { active: 0, ended: 0, banning: 0 };
+  for (const s of sanctions) {
+    if (s.state === 'active') {
+      t.active++;
+      if (s.blocksLogin) t.banning++;
+    } else if (s.state !== 'scheduled') t.ended++;
+  }
+  return t;
+}
+
 /**
  * A player's sanction version: every change (taking effect, ending) adds one, so it only grows. A
  * scheduled sanction (a ban wave not effective yet) counts 0, active 1, ended 2.
  */
-export function sanctionVersion(sanctions: { state: string }[]): number {
-  let version = 0;
-  for (const s of sanctions) version += s.state === 'scheduled' ? 0 : s.state === 'active' ? 1 : 2;
-  return version;
+export function sanctionVersion(t: SanctionCounts): number {
+  return t.active + 2 * t.ended;
 }
 
 /** Banned: an active sanction of a login-blocking kind (the ban flag, the list's `banned`, the ban API's `banned`). */
-export function isBannedBy(sanctions: { state: string; blocksLogin: boolean }[]): boolean {
-  return sanctions.some((s) => s.state === 'active' && s.blocksLogin);
+export function isBannedBy(t: SanctionCounts): boolean {
+  return t.banning > 0;
 }

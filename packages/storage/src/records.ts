@@ -263,6 +263,25 @@ export interface SanctionRecord {
  */
 export type SanctionSummary = Pick<SanctionRecord, 'id' | 'caseId' | 'kind' | 'blocksLogin' | 'category' | 'state' | 'createdAt' | 'effectiveAt' | 'expiresAt'>;
 
+/** Which of a player's sanctions to summarise: each given field narrows (the store filters, not the caller). */
+export interface SanctionFilter {
+  category?: string;
+  caseId?: string;
+  states?: readonly SanctionState[];
+}
+
+/**
+ * How many of a player's sanctions are in each state, counted by the store without reading them:
+ * their version and ban flag (the guard's Redis view, the ban API's cache) follow from it.
+ */
+export interface SanctionTally {
+  active: number;
+  /** Expired or lifted. */
+  ended: number;
+  /** Active and of a login-blocking kind. */
+  banning: number;
+}
+
 /** A sanction a trusted system asks for (POST /v1/sanctions, one item of a batch). */
 export interface NewSanction {
   /** Used only when the idempotency key is new. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, NewEffect, NewSanction, SanctionRecord, Transition } from './records.js';
+import type { CaseRecord, NewEffect, NewSanction, SanctionFilter, SanctionRecord, Transition } from './records.js';
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
 import { allOpenCases } from './open-cases.js';
@@ -154,6 +154,25 @@ export function describeSanctionsContract(store: () => Store): void {
       statement: STATEMENT,
       effects: [effect(`s-${key}:0-guard`)],
       ...extra,
+    });
+
+    it("a player's summaries narrowed by category, case and state, and their tally by state, agree with the whole list", async () => {
+      const chat = await approvedCase('u1', 'd-chat', { reason: null, expiresAt: null, kind: 'chat', blocksLogin: false, category: 'harassment' }, 5_000);
+      const lifted = await approvedCase('u1', 'd-lifted', { reason: null, expiresAt: null, kind: 'ban', blocksLogin: true, category: 'cheating' }, 6_000);
+      await store().transitionCase(step(lifted, 'open', 'd-undo', { ban: 'lift' }, 7_000));
+      await store().createSanctions({ items: [item('now', 'u1')], at: 8_000, effectiveAt: null, sourceId: 'b1' });
+      await store().createSanctions({ items: [item('wave', 'u1')], at: 9_000, effectiveAt: 50_000, sourceId: 'wave' });
+      const ids = async (filter: SanctionFilter) => (await store().sanctionSummariesOfUser('u1', filter)).map((s) => s.id);
+      expect(await ids({})).toEqual(['s-wave', 's-now', 'd-lifted', 'd-chat']);
+      expect(await ids({ category: 'cheating' })).toEqual(['s-wave', 's-now', 'd-lifted']);
+      expect(await ids({ category: 'cheating', states: ['active', 'expired'] })).toEqual(['s-now']);
+      expect(await ids({ caseId: chat.id, states: ['active'] })).toEqual(['d-chat']);
+      expect(await ids({ caseId: lifted.id, states: ['active'] })).toEqual([]);
+      expect(await ids({ states: [] })).toEqual([]);
+      expect(await store().sanctionTallyOfUser('u1')).toEqual({ active: 2, ended: 1, banning: 1 });
+      expect(await store().sanctionTallyOfUser('nobody')).toEqual({ active: 0, ended: 0, banning: 0 });
+      await store().liftSanction({ sanctionId: 's-now', at: 10_000, moderatorId: 'm1', reason: null, sourceId: 's-now', effects: [] });
+      expect(await store().sanctionTallyOfUser('u1')).toEqual({ active: 1, ended: 2, banning: 0 });
     });
 
     it('a batch stores each new key once, with no case, and answers every item in order; a known key answers its sanction', async () => {

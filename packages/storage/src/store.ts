@@ -25,7 +25,9 @@ import type {
   StoredSanction,
   SanctionEvent,
   SanctionRecord,
+  SanctionFilter,
   SanctionSummary,
+  SanctionTally,
   Transition,
   TriagedCase,
   UserRecord,
@@ -121,8 +123,10 @@ export interface Store {
   caseTimelinesSince(since: number): Promise<CaseTimeline[]>;
   /** Every sanction of the player, newest first. */
   sanctionsOfUser(userId: string): Promise<SanctionRecord[]>;
-  /** The same sanctions, in the same order, as summaries. */
-  sanctionSummariesOfUser(userId: string): Promise<SanctionSummary[]>;
+  /** The same sanctions, in the same order, as summaries; with a filter, only those it matches. */
+  sanctionSummariesOfUser(userId: string, filter?: SanctionFilter): Promise<SanctionSummary[]>;
+  /** The player's sanctions counted by state (all zero for a player without any). */
+  sanctionTallyOfUser(userId: string): Promise<SanctionTally>;
   getSanction(id: string): Promise<SanctionRecord | null>;
   /**
    * Stores a trusted system's sanctions in one transaction, each with its effects (recorded only

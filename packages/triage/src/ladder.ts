@@ -1,5 +1,5 @@
 import { parseSanctionDuration } from '@rm/contracts';
-import type { SanctionRecord } from '@rm/storage';
+import type { SanctionRecord, SanctionState } from '@rm/storage';
 import { BUILT_IN_KINDS, lookbackMs, type KindPolicy, type TriagePolicy } from './policy.js';
 
 // The case's category for the ladder is caseCategory (queue-settings.ts): its gravest.
@@ -24,13 +24,16 @@ export interface ProposedStep {
   category: string;
 }
 
+/** The states of a sanction that counts as an offence: lifted ones do not, nor a wave not effective yet. */
+export const OFFENCE_STATES = ['active', 'expired'] as const satisfies readonly SanctionState[];
+
 /**
  * The player's offences in `category`: their sanctions of that category created within the
  * lookback before `now`, active or expired (lifted ones are not counted, nor a wave not effective yet).
  */
 export function offencesIn(policy: TriagePolicy, category: string, sanctions: Pick<SanctionRecord, 'category' | 'state' | 'createdAt' | 'effectiveAt'>[], now: number): number {
   const since = now - lookbackMs(policy.ladder.lookback)!;
-  return sanctions.filter((s) => s.category === category && (s.state === 'active' || s.state === 'expired') && (s.effectiveAt ?? s.createdAt) >= since).length;
+  return sanctions.filter((s) => s.category === category && (OFFENCE_STATES as readonly string[]).includes(s.state) && (s.effectiveAt ?? s.createdAt) >= since).length;
 }
 
 /** The next step of the category's ladder for a player with these sanctions. */

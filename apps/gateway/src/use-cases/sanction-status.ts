@@ -1,5 +1,5 @@
 import type { SanctionStatusResponse, SanctionView } from '@rm/contracts';
-import { isBannedBy, sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
+import { isBannedBy, sanctionVersion, tallyOf, type SanctionStatusCache } from '@rm/report-guard';
 import { WARNING_KIND } from '@rm/triage';
 import type { SanctionRecord, Store } from '@rm/storage';
 
@@ -15,7 +15,7 @@ export async function sanctionStatus(deps: { store: Store; cache: SanctionStatus
   if (cached && cached.includes('"restrictions":') && (cached.includes('"sanctions":[]') || cached.includes('"statement":'))) return cached;
   const sanctions = await deps.store.sanctionsOfUser(userId);
   const json = JSON.stringify(await statusOf(deps.store, userId, sanctions));
-  await deps.cache.put(userId, sanctionVersion(sanctions), json).catch(() => undefined);
+  await deps.cache.put(userId, sanctionVersion(tallyOf(sanctions)), json).catch(() => undefined);
   return json;
 }
 
@@ -27,7 +27,7 @@ async function statusOf(store: Store, userId: string, all: SanctionRecord[]): Pr
   return {
     success: true,
     userId,
-    banned: isBannedBy(sanctions),
+    banned: isBannedBy(tallyOf(sanctions)),
     restrictions: restrictionsOf(sanctions),
     sanctions: sanctions.map((s) => toView(s, names.get(s.moderatorId) ?? s.moderatorId)),
   };

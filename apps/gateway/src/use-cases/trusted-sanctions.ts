@@ -36,7 +36,7 @@ export interface TrustedSanctionDeps {
 async function refreshStatus(deps: TrustedSanctionDeps, userIds: string[]): Promise<void> {
   await Promise.all(
     [...new Set(userIds)].map(async (userId) => {
-      const version = sanctionVersion(await deps.store.sanctionSummariesOfUser(userId));
+      const version = sanctionVersion(await deps.store.sanctionTallyOfUser(userId));
       await deps.statusCache.invalidate(userId, version).catch(deps.onQueueError);
     }),
   );

@@ -1,6 +1,6 @@
-import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
+import type { ClientSession, Document, Filter, MongoClient, TransactionOptions } from 'mongodb';
 import type { StatementOfReasons } from '@rm/contracts';
-import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, SanctionSummary, StoredSanction } from '../records.js';
+import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, SanctionSummary, SanctionTally, StoredSanction } from '../records.js';
 import { isDuplicateKey } from './driver-errors.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
@@ -213,6 +213,7 @@ type SanctionMethods = Pick<
   | 'isBanned'
   | 'sanctionsOfUser'
   | 'sanctionSummariesOfUser'
+  | 'sanctionTallyOfUser'
   | 'getSanction'
   | 'liftSanction'
   | 'expireSanction'
@@ -267,9 +268,25 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       await migrateOldBans();
       return (await c.sanctions.find({ userId }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSanction);
     },
-    async sanctionSummariesOfUser(userId) {
+    async sanctionSummariesOfUser(userId, filter = {}) {
       await migrateOldBans();
-      return (await c.sanctions.find({ userId }, { projection: SUMMARY_FIELDS }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSummary);
+      const { category, caseId, states } = filter;
+      const query: Filter<SanctionDoc> = { userId, ...(category !== undefined && { category }), ...(caseId !== undefined && { caseId }), ...(states && { state: { $in: [...states] } }) };
+      return (await c.sanctions.find(query, { projection: SUMMARY_FIELDS }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSummary);
+    },
+    async sanctionTallyOfUser(userId) {
+      await migrateOldBans();
+      const count = (when: Document) => ({ $sum: { $cond: [when, 1, 0] } });
+      const isActive = { $eq: ['$state', 'active'] };
+      // blocksLogin absent: a ban of an earlier version (as isBanned).
+      const [tally] = await c.sanctions
+        .aggregate<SanctionTally>([
+          { $match: { userId } },
+          { $group: { _id: null, active: count(isActive), ended: count({ $in: ['$state', ['expired', 'lifted']] }), banning: count({ $and: [isActive, { $ne: ['$blocksLogin', false] }] }) } },
+          { $project: { _id: 0, active: 1, ended: 1, banning: 1 } },
+        ])
+        .toArray();
+      return tally ?? { active: 0, ended: 0, banning: 0 };
     },
     async getSanction(id) {
       const doc = await c.sanctions.findOne({ _id: id });

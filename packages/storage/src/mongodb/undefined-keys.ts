@@ -38,6 +38,7 @@ const NOTHING: { [M in keyof Store]?: { key: Key; answer: () => Awaited<ReturnTy
   recordSlaBreach: { key: field('caseId'), answer: () => false },
   sanctionsOfUser: { key: first, answer: () => [] },
   sanctionSummariesOfUser: { key: first, answer: () => [] },
+  sanctionTallyOfUser: { key: first, answer: () => ({ active: 0, ended: 0, banning: 0 }) },
   getSanction: { key: first, answer: () => null },
   liftSanction: { key: field('sanctionId'), answer: () => null },
   expireSanction: { key: field('sanctionId'), answer: () => null },

@@ -17,6 +17,7 @@ import type {
   SanctionSource,
   SanctionState,
   SanctionSummary,
+  SanctionTally,
   StoredSanction,
 } from '../records.js';
 
@@ -147,7 +148,8 @@ interface InsertRow {
 type SanctionMethods = Pick<
   Store,
     | 'sanctionsOfUser'
-    | 'sanctionSummariesOfUser'
+  | 'sanctionSummariesOfUser'
+  | 'sanctionTallyOfUser'
   | 'getSanction'
   | 'liftSanction'
   | 'expireSanction'
@@ -177,8 +179,17 @@ export function sqliteSanctions(db: Database.Database) {
     get: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE id = ?`),
     activeOfCase: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE case_id = ? AND state = 'active'`),
     ofUser: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
-    summariesOfUser: db.prepare<[string], SummaryRow>(
-      `SELECT id, case_id, kind, blocks_login, category, state, created_at, effective_at, expires_at FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`,
+    // A filter's absent fields are NULL; states travel as a JSON array.
+    summariesOfUser: db.prepare<[{ userId: string; category: string | null; caseId: string | null; states: string | null }], SummaryRow>(
+      `SELECT id, case_id, kind, blocks_login, category, state, created_at, effective_at, expires_at FROM sanctions
+       WHERE user_id = @userId AND (@category IS NULL OR category = @category) AND (@caseId IS NULL OR case_id = @caseId)
+         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       ORDER BY created_at DESC, id DESC`,
+    ),
+    tallyOfUser: db.prepare<[string], SanctionTally>(
+      `SELECT COALESCE(SUM(state = 'active'), 0) AS active, COALESCE(SUM(state IN ('expired', 'lifted')), 0) AS ended,
+         COALESCE(SUM(state = 'active' AND blocks_login = 1), 0) AS banning
+       FROM sanctions WHERE user_id = ?`,
     ),
     end: db.prepare(`UPDATE sanctions SET state = ?, lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE id = ? AND state = ?`),
     due: db.prepare<[number, number], SanctionRow>(
@@ -344,8 +355,12 @@ export function sqliteSanctions(db: Database.Database) {
       async sanctionsOfUser(userId) {
         return q.ofUser.all(userId).map(toSanction);
       },
-      async sanctionSummariesOfUser(userId) {
-        return q.summariesOfUser.all(userId).map(toSummary);
+      async sanctionSummariesOfUser(userId, filter = {}) {
+        const { category = null, caseId = null, states } = filter;
+        return q.summariesOfUser.all({ userId, category, caseId, states: states ? JSON.stringify(states) : null }).map(toSummary);
+      },
+      async sanctionTallyOfUser(userId) {
+        return q.tallyOfUser.get(userId)!;
       },
       async getSanction(id) {
         const row = q.get.get(id);
