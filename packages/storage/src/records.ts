@@ -263,11 +263,11 @@ export interface SanctionRecord {
  */
 export type SanctionSummary = Pick<SanctionRecord, 'id' | 'caseId' | 'kind' | 'blocksLogin' | 'category' | 'state' | 'createdAt' | 'effectiveAt' | 'expiresAt'>;
 
-/** Which of a player's sanctions to summarise: each given field narrows (the store filters, not the caller). */
+/** Which of a player's sanctions to summarise: those in one of the states, narrowed by category or case when given. */
 export interface SanctionFilter {
+  states: readonly SanctionState[];
   category?: string;
   caseId?: string;
-  states?: readonly SanctionState[];
 }
 
 /**

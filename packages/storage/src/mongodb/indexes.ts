@@ -42,6 +42,8 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   ]);
   await c.sanctions.createIndexes([
     { key: { userId: 1, createdAt: -1, _id: -1 }, name: 'sanctions_by_user' },
+    // A player's sanctions in some states (the ladder's offences, an undo's lift) and their tally.
+    { key: { userId: 1, state: 1, category: 1, blocksLogin: 1 }, name: 'sanctions_by_user_state' },
     // A case has at most one active sanction: the one its approval set. A trusted system's
     // sanctions have no case, so only string caseIds are indexed (the first version of this index,
     // on every active sanction, is replaced below).

@@ -268,10 +268,14 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       await migrateOldBans();
       return (await c.sanctions.find({ userId }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSanction);
     },
-    async sanctionSummariesOfUser(userId, filter = {}) {
+    async sanctionSummariesOfUser(userId, filter) {
       await migrateOldBans();
-      const { category, caseId, states } = filter;
-      const query: Filter<SanctionDoc> = { userId, ...(category !== undefined && { category }), ...(caseId !== undefined && { caseId }), ...(states && { state: { $in: [...states] } }) };
+      const query: Filter<SanctionDoc> = { userId };
+      if (filter) {
+        query.state = { $in: [...filter.states] };
+        if (filter.category !== undefined) query.category = filter.category;
+        if (filter.caseId !== undefined) query.caseId = filter.caseId;
+      }
       return (await c.sanctions.find(query, { projection: SUMMARY_FIELDS }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toSummary);
     },
     async sanctionTallyOfUser(userId) {

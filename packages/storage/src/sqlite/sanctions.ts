@@ -179,11 +179,14 @@ export function sqliteSanctions(db: Database.Database) {
     get: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE id = ?`),
     activeOfCase: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE case_id = ? AND state = 'active'`),
     ofUser: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
-    // A filter's absent fields are NULL; states travel as a JSON array.
-    summariesOfUser: db.prepare<[{ userId: string; category: string | null; caseId: string | null; states: string | null }], SummaryRow>(
-      `SELECT id, case_id, kind, blocks_login, category, state, created_at, effective_at, expires_at FROM sanctions
-       WHERE user_id = @userId AND (@category IS NULL OR category = @category) AND (@caseId IS NULL OR case_id = @caseId)
-         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+    summariesOfUser: db.prepare<[string], SummaryRow>(
+      `SELECT id, case_id, kind, blocks_login, category, state, created_at, effective_at, expires_at FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`,
+    ),
+    // The states travel as a JSON array; an absent category or case is NULL. The planner would
+    // rather walk sanctions_by_user (already in order) through the player's whole history.
+    summariesInStates: db.prepare<[{ userId: string; states: string; category: string | null; caseId: string | null }], SummaryRow>(
+      `SELECT id, case_id, kind, blocks_login, category, state, created_at, effective_at, expires_at FROM sanctions INDEXED BY sanctions_by_user_state
+       WHERE user_id = @userId AND state IN (SELECT value FROM json_each(@states)) AND (@category IS NULL OR category = @category) AND (@caseId IS NULL OR case_id = @caseId)
        ORDER BY created_at DESC, id DESC`,
     ),
     tallyOfUser: db.prepare<[string], SanctionTally>(
@@ -355,9 +358,10 @@ export function sqliteSanctions(db: Database.Database) {
       async sanctionsOfUser(userId) {
         return q.ofUser.all(userId).map(toSanction);
       },
-      async sanctionSummariesOfUser(userId, filter = {}) {
-        const { category = null, caseId = null, states } = filter;
-        return q.summariesOfUser.all({ userId, category, caseId, states: states ? JSON.stringify(states) : null }).map(toSummary);
+      async sanctionSummariesOfUser(userId, filter) {
+        if (!filter) return q.summariesOfUser.all(userId).map(toSummary);
+        const { states, category = null, caseId = null } = filter;
+        return q.summariesInStates.all({ userId, states: JSON.stringify(states), category, caseId }).map(toSummary);
       },
       async sanctionTallyOfUser(userId) {
         return q.tallyOfUser.get(userId)!;

@@ -373,4 +373,9 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE sanctions ADD COLUMN statement TEXT;
   CREATE INDEX sanctions_by_start ON sanctions(COALESCE(effective_at, created_at), id);
   `,
+  // 14 (decisions at machine speed): a player's sanctions by state, so the ladder and an undo's
+  // lift seek the few they need, and the tally by state reads the index alone.
+  `
+  CREATE INDEX sanctions_by_user_state ON sanctions(user_id, state, category, blocks_login);
+  `,
 ];
