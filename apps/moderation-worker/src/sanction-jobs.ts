@@ -6,6 +6,8 @@ import type { Store } from '@rm/storage';
 /** How often the sweep runs, and how old a pending effect must be before the sweep takes it. */
 export const SWEEP_EVERY_MS = 5_000;
 const SWEEP_MIN_AGE_MS = 10_000;
+/** How long a done effect is kept (to look into what a decision did) before the sweep deletes it. */
+export const DONE_EFFECTS_KEPT_MS = 24 * 60 * 60_000;
 
 export interface SanctionJobDeps {
   store: Store;
@@ -52,13 +54,15 @@ export async function activateDue(deps: SanctionJobDeps, now = Date.now()): Prom
 
 /**
  * What a crash may have left behind: effects still pending (their own run died), and sanctions
- * past their end whose delayed job was lost (a Redis restored from an older state).
+ * past their end whose delayed job was lost (a Redis restored from an older state). Then the
+ * outbox's done effects past their keeping.
  */
 export async function sweep(deps: SanctionJobDeps, now = Date.now()): Promise<void> {
   await deps.relay.sweep(SWEEP_MIN_AGE_MS);
   // Ban waves whose delayed job was lost (or fired early): due ones take effect now.
   await activateDue(deps, now).catch(() => undefined);
   for (const s of await deps.store.dueSanctions(now - SWEEP_MIN_AGE_MS, 100)) await expireSanction(deps, s.id, now).catch(() => undefined);
+  await deps.relay.prune(DONE_EFFECTS_KEPT_MS);
 }
 
 export function handleSanctionJob(deps: SanctionJobDeps): (job: SanctionJob) => Promise<unknown> {

@@ -142,4 +142,15 @@ describe('EffectRelay', () => {
     expect(failures).toEqual(['no handler for effect kind unknown']);
     expect(await store.pendingEffectsOf('d1')).toHaveLength(1);
   });
+
+  it('prune deletes the effects done before the retention, batch after batch, and leaves pending ones', async () => {
+    await claimOwing(['a', 'a', 'a', 'a', 'a', 'unknown']);
+    const relay = new EffectRelay({ store, handlers: { a: async () => undefined } });
+    expect(await relay.runSource('d1')).toBe(false);
+    // Done just now: kept for the retention, deleted once older than it.
+    expect(await relay.prune(60_000, 2)).toBe(0);
+    expect(await relay.prune(-60_000, 2)).toBe(5);
+    expect(await relay.prune(-60_000, 2)).toBe(0);
+    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:5-unknown']);
+  });
 });

@@ -4,7 +4,7 @@ import type { EffectRecord, Store } from '@rm/storage';
 export type EffectHandler = (effect: EffectRecord) => Promise<void>;
 
 export interface EffectRelayOptions {
-  store: Pick<Store, 'pendingEffectsOf' | 'pendingEffects' | 'completeEffects'>;
+  store: Pick<Store, 'pendingEffectsOf' | 'pendingEffects' | 'completeEffects' | 'pruneEffects'>;
   handlers: Record<string, EffectHandler>;
   onError?: (err: unknown, effect: EffectRecord) => void;
 }
@@ -96,5 +96,21 @@ export class EffectRelay {
     let finished = 0;
     for (const sourceId of new Set(pending.map((e) => e.sourceId))) if (await this.runSource(sourceId)) finished += 1;
     return finished;
+  }
+
+  /**
+   * Deletes effects done more than `retentionMs` ago, `batch` at a time (each its own short write),
+   * up to `maxBatches`; the outbox would otherwise grow by every decision's effects for ever.
+   * Returns how many it deleted.
+   */
+  async prune(retentionMs: number, batch = 1_000, maxBatches = 20): Promise<number> {
+    const before = Date.now() - retentionMs;
+    let deleted = 0;
+    for (let i = 0; i < maxBatches; i++) {
+      const n = await this.options.store.pruneEffects(before, batch);
+      deleted += n;
+      if (n < batch) break;
+    }
+    return deleted;
   }
 }

@@ -355,6 +355,22 @@ export function describeSanctionsContract(store: () => Store): void {
       expect(await store().pendingEffects(9_000, 10)).toEqual([]);
     });
 
+    it('pruneEffects deletes done effects done before the cut, a bounded number at a time, and never a pending one', async () => {
+      const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
+      const opened = (await store().getCase(saved!.caseId))!;
+      const ids = ['d-claim:a', 'd-claim:b', 'd-claim:c', 'd-claim:pending'];
+      await store().transitionCase(step(opened, 'claimed', 'd-claim', { effects: ids.map((id) => effect(id)) }, 2_000));
+      await store().completeEffects(['d-claim:a', 'd-claim:b'], 3_000);
+      await store().completeEffects(['d-claim:c'], 5_000);
+      expect(await store().pruneEffects(3_000, 10)).toBe(0);
+      expect(await store().pruneEffects(4_000, 0)).toBe(0);
+      expect(await store().pruneEffects(4_000, 1)).toBe(1);
+      expect(await store().pruneEffects(9_000, 10)).toBe(2);
+      expect(await store().pruneEffects(9_000, 10)).toBe(0);
+      expect((await store().pendingEffectsOf('d-claim')).map((e) => e.id)).toEqual(['d-claim:pending']);
+      expect((await store().pendingEffects(9_000, 10)).map((e) => e.id)).toEqual(['d-claim:pending']);
+    });
+
     it('pendingEffectsOf gives a source\'s effects in the order they were recorded, whatever their ids', async () => {
       const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
       const opened = (await store().getCase(saved!.caseId))!;

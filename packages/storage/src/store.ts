@@ -171,6 +171,8 @@ export interface Store {
   pendingEffects(createdBefore: number, limit: number): Promise<EffectRecord[]>;
   /** Marks effects done, in one write; idempotent. */
   completeEffects(ids: string[], at: number): Promise<void>;
+  /** Deletes up to `limit` effects marked done before `doneBefore` (never a pending one); answers how many. */
+  pruneEffects(doneBefore: number, limit: number): Promise<number>;
   // Triage (docs/triage.md). transitionCase also keeps ReporterStats: a transition into approved
   // or dismissed counts the case's reporters, the undo of one uncounts them, in its transaction.
   /** The case's reports, oldest first. */

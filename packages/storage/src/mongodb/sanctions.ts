@@ -227,6 +227,7 @@ type SanctionMethods = Pick<
   | 'pendingEffectsOf'
   | 'pendingEffects'
   | 'completeEffects'
+  | 'pruneEffects'
 >;
 
 /**
@@ -392,6 +393,13 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     },
     async completeEffects(ids, at) {
       if (ids.length > 0) await c.effects.updateMany({ _id: { $in: ids }, doneAt: null }, { $set: { doneAt: at } });
+    },
+    async pruneEffects(doneBefore, limit) {
+      if (limit <= 0) return 0;
+      // Through effects_pending (doneAt first); a number below doneBefore never matches a pending null.
+      const ids = (await c.effects.find({ doneAt: { $lt: doneBefore } }, { projection: { _id: 1 } }).sort({ doneAt: 1 }).limit(limit).toArray()).map((d) => d._id);
+      if (ids.length === 0) return 0;
+      return (await c.effects.deleteMany({ _id: { $in: ids }, doneAt: { $lt: doneBefore } })).deletedCount;
     },
   };
 }

@@ -163,6 +163,7 @@ type SanctionMethods = Pick<
   | 'pendingEffectsOf'
   | 'pendingEffects'
   | 'completeEffects'
+  | 'pruneEffects'
 >;
 
 export function sqliteSanctions(db: Database.Database) {
@@ -219,6 +220,9 @@ export function sqliteSanctions(db: Database.Database) {
     pendingOf: db.prepare<[string], EffectRow>(`SELECT * FROM effects WHERE source_id = ? AND done_at IS NULL ORDER BY created_at, rowid`),
     pending: db.prepare<[number, number], EffectRow>(`SELECT * FROM effects WHERE done_at IS NULL AND created_at <= ? ORDER BY created_at, id LIMIT ?`),
     complete: db.prepare(`UPDATE effects SET done_at = ? WHERE id = ? AND done_at IS NULL`),
+    prune: db.prepare<[number, number]>(
+      `DELETE FROM effects WHERE rowid IN (SELECT rowid FROM effects WHERE done_at IS NOT NULL AND done_at < ? ORDER BY done_at LIMIT ?)`,
+    ),
   };
 
   const event = (type: SanctionEventType, s: SanctionRecord, at: number, extra: { cause?: 'appeal' | undefined; appeal?: AppealOutcome } = {}) =>
@@ -406,6 +410,10 @@ export function sqliteSanctions(db: Database.Database) {
       async completeEffects(ids, at) {
         // Bookkeeping: lost in a power cut, an effect runs again, and every effect is idempotent.
         withoutSync(db, () => completeAll(ids, at));
+      },
+      async pruneEffects(doneBefore, limit) {
+        // Lost in a power cut, the rows are pruned again next time.
+        return withoutSync(db, () => q.prune.run(doneBefore, Math.max(0, limit)).changes);
       },
     } satisfies SanctionMethods,
   };

@@ -374,8 +374,10 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX sanctions_by_start ON sanctions(COALESCE(effective_at, created_at), id);
   `,
   // 14 (decisions at machine speed): a player's sanctions by state, so the ladder and an undo's
-  // lift seek the few they need, and the tally by state reads the index alone.
+  // lift seek the few they need, and the tally by state reads the index alone. Done effects by
+  // when they were done, for their pruning.
   `
   CREATE INDEX sanctions_by_user_state ON sanctions(user_id, state, category, blocks_login);
+  CREATE INDEX effects_done ON effects(done_at) WHERE done_at IS NOT NULL;
   `,
 ];
