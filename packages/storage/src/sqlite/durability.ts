@@ -13,19 +13,10 @@ export const SYNCHRONOUS = 'FULL';
  * next FULL commit syncs these with it, since the WAL is synced as a whole and in order.
  */
 export function withoutSync<T>(db: Database.Database, write: () => T): T {
-  const level = levelsOf(db);
-  level.normal.run();
+  db.pragma('synchronous = NORMAL');
   try {
     return write();
   } finally {
-    level.store.run();
+    db.pragma(`synchronous = ${SYNCHRONOUS}`);
   }
-}
-
-/** The two statements prepared once per connection: `db.pragma` prepares its statement on every call. */
-const levels = new WeakMap<Database.Database, { normal: Database.Statement; store: Database.Statement }>();
-function levelsOf(db: Database.Database) {
-  let level = levels.get(db);
-  if (!level) levels.set(db, (level = { normal: db.prepare('PRAGMA synchronous = NORMAL'), store: db.prepare(`PRAGMA synchronous = ${SYNCHRONOUS}`) }));
-  return level;
 }

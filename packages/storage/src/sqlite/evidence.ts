@@ -43,8 +43,6 @@ type EvidenceMethods = Pick<Store, 'recordEvidence' | 'evidenceOfReports' | 'evi
 export function sqliteEvidence(db: Database.Database): EvidenceMethods {
   const q = {
     get: db.prepare<[string, number], ItemRow>(`SELECT * FROM evidence_items WHERE report_id = ? AND idx = ?`),
-    // The ids as one JSON array: one statement for any number of them (an approval asks for its case's).
-    ofReports: db.prepare<[string], ItemRow>(`SELECT * FROM evidence_items WHERE report_id IN (SELECT value FROM json_each(?)) ORDER BY report_id, idx`),
     upsert: db.prepare(
       `INSERT INTO evidence_items (report_id, idx, case_id, state, failure, detail, sha256, size, content_type, captured_at, at)
        VALUES (@reportId, @index, @caseId, @state, @failure, @detail, @sha256, @size, @contentType, @capturedAt, @at)
@@ -90,7 +88,10 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     },
     async evidenceOfReports(reportIds) {
       if (reportIds.length === 0) return [];
-      return q.ofReports.all(JSON.stringify(reportIds)).map(toItem);
+      const rows = db
+        .prepare<string[], ItemRow>(`SELECT * FROM evidence_items WHERE report_id IN (${reportIds.map(() => '?').join(', ')}) ORDER BY report_id, idx`)
+        .all(...reportIds);
+      return rows.map(toItem);
     },
     async evidenceAudit(reportId) {
       return q.auditOf.all(reportId).map((r): EvidenceAuditEntry => ({ reportId: r.report_id, index: r.idx, action: r.action, sha256: r.sha256, detail: r.detail, at: r.at }));
