@@ -233,6 +233,9 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
           ['reporterOutcomes', await d.collection(COLLECTION_NAMES.reportOutcomes).find({ platform: 'gameplatform', reporterId: 'r', seq: { $gt: 0 } }).sort({ seq: 1 }).limit(25).explain('queryPlanner')],
           ['sanctionFeed', await d.collection(COLLECTION_NAMES.sanctionEvents).find({ _id: { $gt: 0 } as never }).sort({ _id: 1 }).limit(100).explain('queryPlanner')],
           ['pendingEffects', await d.collection(COLLECTION_NAMES.effects).find({ doneAt: null, createdAt: { $lte: 1 } }).sort({ createdAt: 1, _id: 1 }).limit(100).explain('queryPlanner')],
+          ['pruneEffects', await d.collection(COLLECTION_NAMES.effects).find({ doneAt: { $lt: 1 } }, { projection: { _id: 1 } }).sort({ doneAt: 1 }).limit(1000).explain('queryPlanner')],
+          ['sanctionTallyOfUser', await d.collection(COLLECTION_NAMES.sanctions).aggregate([{ $match: { userId: 'u1' } }, { $group: { _id: null, n: { $sum: 1 } } }]).explain('queryPlanner')],
+          ['ladder offences', await d.collection(COLLECTION_NAMES.sanctions).find({ userId: 'u1', state: { $in: ['active', 'expired'] }, category: 'cheating' }).sort({ createdAt: -1, _id: -1 }).explain('queryPlanner')],
           ['slaBreachesSince', await d.collection(COLLECTION_NAMES.slaBreaches).find({ at: { $gte: 0 } }).sort({ at: 1 }).explain('queryPlanner')],
         ];
         for (const [name, plan] of plans) expect(stages(plan), name).not.toContain('COLLSCAN');
