@@ -33,9 +33,9 @@ export class EffectRelay {
 
   /**
    * Runs the source's pending effects up to the first one `later` picks, then returns; that one
-   * and those after it run in the background from the next turn (idle() waits for them), and all
-   * that were done are marked in one write at the end. A crash in between leaves them pending for
-   * the sweep, and runs the first part again, which idempotent effects allow.
+   * and those after it run in the background (idle() waits for them), and all that were done are
+   * marked in one write at the end. A crash in between leaves them pending for the sweep, and runs
+   * the first part again, which idempotent effects allow.
    */
   async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void): Promise<void> {
     const effects = await this.options.store.pendingEffectsOf(sourceId);
@@ -47,9 +47,6 @@ export class EffectRelay {
       return;
     }
     const rest = (async () => {
-      // After the turn: the caller's answer (a decision job's completion, its hand-back to the
-      // gateway) goes out before these effects' store reads and Redis commands queue ahead of it.
-      await new Promise((resolve) => setImmediate(resolve));
       await this.carryOut(effects.slice(cut), done);
       await this.markDone(done);
     })()
