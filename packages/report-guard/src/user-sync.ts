@@ -1,4 +1,5 @@
 import type { Redis } from '@rm/runtime';
+import type { SanctionTally } from '@rm/storage';
 import { nameOf, type Reporter } from './report-guard.js';
 import { IN_CHUNKS } from './scripts.js';
 
@@ -115,17 +116,8 @@ export class SanctionStatusCache {
   }
 }
 
-/** A player's sanctions counted by state (the store's SanctionTally; `tallyOf` counts a list the same way). */
-export interface SanctionCounts {
-  active: number;
-  /** Expired or lifted. */
-  ended: number;
-  /** Active and of a login-blocking kind. */
-  banning: number;
-}
-
-/** Counts a list of sanctions as the store's tally does. */
-export function tallyOf(sanctions: { state: string; blocksLogin: boolean }[]): SanctionCounts {
+/** Counts a list of sanctions as the store's tally (`sanctionTallyOfUser`) does. */
+export function tallyOf(sanctions: { state: string; blocksLogin: boolean }[]): SanctionTally {
   const t = { active: 0, ended: 0, banning: 0 };
   for (const s of sanctions) {
     if (s.state === 'active') {
@@ -140,11 +132,11 @@ export function tallyOf(sanctions: { state: string; blocksLogin: boolean }[]): S
  * A player's sanction version: every change (taking effect, ending) adds one, so it only grows. A
  * scheduled sanction (a ban wave not effective yet) counts 0, active 1, ended 2.
  */
-export function sanctionVersion(t: SanctionCounts): number {
+export function sanctionVersion(t: SanctionTally): number {
   return t.active + 2 * t.ended;
 }
 
 /** Banned: an active sanction of a login-blocking kind (the ban flag, the list's `banned`, the ban API's `banned`). */
-export function isBannedBy(t: SanctionCounts): boolean {
+export function isBannedBy(t: SanctionTally): boolean {
   return t.banning > 0;
 }
