@@ -1,8 +1,8 @@
-import type { Queue, QueueEvents } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { UserDirectory } from '@rm/platforms';
 import type { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import type { Metrics, Redis } from '@rm/runtime';
+import type { Metrics, Redis, ReplyInbox } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
 import type { Intake } from './intake/intake.js';
@@ -23,7 +23,8 @@ export interface GatewayDeps {
   /** Submits are checked and go to the intake queue through this, one job per event-loop turn. */
   intake: Intake;
   decisionsQueue: Queue;
-  decisionEvents: QueueEvents;
+  /** Where the moderation worker pushes the answers to this gateway's decision jobs. */
+  replies: ReplyInbox;
   /** The moderation worker's sanctions queue: the sanctions API's relay jobs and ban-wave activations. */
   sanctionsQueue: Queue;
   /** Further queues shown on the dashboard (those the gateway does not produce to). */

@@ -1,8 +1,7 @@
-import { QueueEvents } from 'bullmq';
-import { QUEUES, queuePrefix } from '@rm/contracts';
+import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -17,11 +16,11 @@ runMain('gateway', async () => {
   const store = await createStore(config);
   const blobs = await openBlobStore(config);
   // Request-path connections fail fast while Redis is away so callers get a 500, not a hang. Our
-  // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis).
+  // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis),
+  // and the reply inbox a third, which its BLPOP blocks.
   const onError = (err: Error) => logger?.warn({ err: err.message }, 'redis connection error');
   const redis = createRedis(config, { failFast: true, autoPipelining: true, onError });
   const queueConnection = createRedis(config, { failFast: true, onError });
-  const blocking = createRedis(config, { onError });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
   await checkRedisAtStart(redis, logger);
   const intakeQueue = openQueue('intake', queueConnection, config.KEY_PREFIX, {
@@ -35,8 +34,7 @@ runMain('gateway', async () => {
   const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.KEY_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
-  const decisionEvents = new QueueEvents(QUEUES.decisions.name, { connection: blocking, prefix: queuePrefix(config.KEY_PREFIX, 'decisions') });
-  await decisionEvents.waitUntilReady();
+  const replies = new ReplyInbox(createRedis(config, { onError }), config.KEY_PREFIX, (err) => logger?.warn({ err }, 'reply inbox: could not read the decision answers'));
 
   const guard = new ReportGuard(redis, config.KEY_PREFIX);
   const app = await buildApp({
@@ -50,7 +48,7 @@ runMain('gateway', async () => {
     intakeQueue,
     intake: createIntake(intakeQueue, queueConnection, guard, logger),
     decisionsQueue,
-    decisionEvents,
+    replies,
     sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,
@@ -58,13 +56,12 @@ runMain('gateway', async () => {
   });
   onShutdown(logger, [
     () => app.close(),
-    () => decisionEvents.close(),
+    () => replies.close(),
     () => intakeQueue.close(),
     () => decisionsQueue.close(),
     ...watchedQueues.map((q) => () => q.close()),
     () => redis.quit(),
     () => queueConnection.quit(),
-    () => blocking.quit(),
     () => store.close(),
     () => blobs.close(),
   ]);

@@ -34,7 +34,7 @@ const deps: GatewayDeps = {
   intakeQueue: offline('intakeQueue'),
   intake: offline('intake'),
   decisionsQueue: offline('decisionsQueue'),
-  decisionEvents: offline('decisionEvents'),
+  replies: offline('replies'),
   sanctionsQueue: offline('sanctionsQueue'),
   dashboardQueues: [],
   metrics: new Metrics('gateway'),

@@ -4,6 +4,7 @@ export * from './limits.js';
 export * from './http.js';
 export * from './decisions.js';
 export * from './queues.js';
+export * from './job-replies.js';
 export * from './notifications.js';
 export * from './durations.js';
 export * from './deadlines.js';

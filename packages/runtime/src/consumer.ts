@@ -1,9 +1,10 @@
 import { UnrecoverableError, Worker, type Job, type MinimalJob } from 'bullmq';
 import type { Redis } from './redis.js';
 import type { Logger } from 'pino';
-import { QUEUES, queuePrefix, type PayloadOf, type QueueKey } from '@rm/contracts';
+import { QUEUES, queuePrefix, type JobReply, type PayloadOf, type QueueKey } from '@rm/contracts';
 import type { Metrics } from './metrics.js';
 import { exponentialJitterBackoff, MAX_BACKOFF_MS } from './backoff.js';
+import { sendReply } from './job-replies.js';
 
 /** Worker deaths (stalls) a job survives before it fails for good. */
 const MAX_STALLS = 5;
@@ -29,9 +30,15 @@ export interface ConsumerOptions {
 /**
  * A BullMQ worker for one queue of the catalog. The payload is parsed again on dequeue: one that
  * does not parse can never succeed, so it fails at once without retries and stays in the failed set.
+ * A job whose data names a reply inbox (`replyTo`) has its answer pushed there as soon as the
+ * handler returns (before BullMQ records the completion), or its reason once it failed for good.
  */
 export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, options: ConsumerOptions): Worker {
   const spec = QUEUES[key];
+  const reply = (job: Job, answer: JobReply) =>
+    void sendReply(options.connection, options.keyPrefix, job.data, answer).catch((err: unknown) =>
+      options.logger.warn({ err, jobId: job.id }, 'could not push the job\'s reply; its producer reads the job at its timeout'),
+    );
   const worker = new Worker(
     spec.name,
     async (job: Job) => {
@@ -41,7 +48,9 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       }
       const stop = options.metrics?.jobDuration.startTimer({ queue: spec.name });
       try {
-        return await handler(parsed.data as PayloadOf<K>, job);
+        const value = await handler(parsed.data as PayloadOf<K>, job);
+        reply(job, { ok: true, jobId: job.id ?? '', value });
+        return value;
       } finally {
         stop?.();
       }
@@ -71,6 +80,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     options.metrics?.jobs.inc({ queue: spec.name, outcome: final ? 'failed' : 'retried' });
     (final ? options.metrics?.failedForGood : options.metrics?.retries)?.inc({ queue: spec.name });
     options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
+    if (final && job) reply(job, { ok: false, jobId: job.id ?? '', reason: err.message });
     if (final && job && options.onFailedForGood) {
       options.onFailedForGood(job, err).catch((cause: unknown) => options.logger.error({ err: cause, jobId: job.id }, 'could not hand over a job that failed for good'));
     }

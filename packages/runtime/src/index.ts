@@ -20,3 +20,4 @@ export * from './worker-process.js';
 export * from './queues.js';
 export * from './redis-check.js';
 export * from './deadlines.js';
+export * from './job-replies.js';

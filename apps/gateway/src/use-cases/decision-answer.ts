@@ -1,45 +1,31 @@
-import type { EventEmitter } from 'node:events';
-import type { Queue, QueueEvents } from 'bullmq';
+import type { Queue } from 'bullmq';
+import type { ReplyInbox } from '@rm/runtime';
 
 export class DecisionQueueError extends Error {}
 export class DecisionTimeoutError extends Error {}
 export class DecisionFailedError extends Error {}
 
 /**
- * Adds a decision job and waits for its answer from the decisions queue's events. The listeners
- * are attached before the job is added, so its end cannot come before them: BullMQ's
- * `waitUntilFinished`, which attaches them after the add, asks Redis whether the job has already
- * finished (one more script per decision) to cover that gap. At the timeout the job is asked for
- * once, in case its event was missed (a QueueEvents reading from just before it started).
+ * Adds a decision job naming this gateway's reply inbox and waits for the worker's push there.
+ * The wait starts before the job is added, so its reply cannot come first. At the timeout the job
+ * is asked for once, in case its reply was lost (popped as the inbox's connection dropped) or
+ * never sent (a worker of an earlier version, during an upgrade).
  */
-export function addAndAwait(queue: Queue, events: QueueEvents, name: string, data: unknown, jobId: string, timeoutMs: number): Promise<unknown> {
-  const completed = `completed:${jobId}`;
-  const failed = `failed:${jobId}`;
-  // QueueEvents also emits `<event>:<job id>`, which its typed listener map does not name.
-  const emitter = events as unknown as Pick<EventEmitter, 'on' | 'off'>;
+export function addAndAwait(queue: Queue, inbox: ReplyInbox, name: string, data: object, jobId: string, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const stop = () => {
+    const stop = inbox.expect(jobId, (reply) => {
       clearTimeout(timer);
-      emitter.off(completed, onCompleted);
-      emitter.off(failed, onFailed);
-    };
-    const onCompleted = (args: { returnvalue: unknown }) => {
-      stop();
-      resolve(args.returnvalue);
-    };
-    const onFailed = (args: { failedReason: string }) => {
-      stop();
-      reject(new DecisionFailedError(args.failedReason));
-    };
+      if (reply.ok) resolve(reply.value);
+      else reject(new DecisionFailedError(reply.reason));
+    });
     const timedOut = () => reject(new DecisionTimeoutError(`no answer within ${timeoutMs} ms`));
     const timer = setTimeout(() => {
       stop();
       queue.getJob(jobId).then((job) => (job?.finishedOn && !job.failedReason ? resolve(job.returnvalue) : timedOut()), timedOut);
     }, timeoutMs);
-    emitter.on(completed, onCompleted);
-    emitter.on(failed, onFailed);
-    queue.add(name, data, { jobId }).catch((err: unknown) => {
+    queue.add(name, { ...data, replyTo: inbox.id }, { jobId }).catch((err: unknown) => {
       stop();
+      clearTimeout(timer);
       reject(new DecisionQueueError('the decision job could not be queued', { cause: err }));
     });
   });

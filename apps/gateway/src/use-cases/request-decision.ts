@@ -3,7 +3,7 @@ import type { GatewayDeps } from '../deps.js';
 import { unavailable } from '../errors/unavailable.js';
 import { addAndAwait, DecisionQueueError, DecisionTimeoutError } from './decision-answer.js';
 
-type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
+type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'replies' | 'config'>;
 
 /**
  * Queues a decision job (a case's or an appeal's) for the moderation worker and waits for its raw
@@ -12,7 +12,7 @@ type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'decisionEvents' | 'config'>;
  */
 export async function runDecisionJob(deps: Deps, job: DecisionJob | AppealDecisionJob): Promise<unknown> {
   try {
-    return await addAndAwait(deps.decisionsQueue, deps.decisionEvents, QUEUES.decisions.name, job, jobIdFor.decisions(job.decisionId), deps.config.DECISION_TIMEOUT_MS);
+    return await addAndAwait(deps.decisionsQueue, deps.replies, QUEUES.decisions.name, job, jobIdFor.decisions(job.decisionId), deps.config.DECISION_TIMEOUT_MS);
   } catch (err) {
     if (err instanceof DecisionQueueError) throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err.cause);
     if (err instanceof DecisionTimeoutError) {
