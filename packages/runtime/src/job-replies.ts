@@ -10,10 +10,13 @@ import type { Redis } from './redis.js';
 export async function sendReply(redis: Redis, keyPrefix: string, data: unknown, reply: JobReply): Promise<void> {
   const address = ReplyAddress.safeParse(data);
   if (!address.success) return;
-  const key = replyKey(keyPrefix, address.data.replyTo);
-  // One write: the push and the list's expiry, so the replies to a producer that died do not stay.
-  await redis.pipeline().rpush(key, JSON.stringify(reply)).pexpire(key, REPLY_TTL_MS).exec();
+  // One command: the push and the list's expiry, so the replies to a producer that died do not
+  // stay. Not a pipeline: ioredis copies every script defined on the connection (BullMQ's dozens)
+  // into each pipeline it makes, 0.16 ms per reply in the moderation worker's profile.
+  await redis.eval(PUSH_REPLY, 1, replyKey(keyPrefix, address.data.replyTo), JSON.stringify(reply), REPLY_TTL_MS);
 }
+
+const PUSH_REPLY = `redis.call('RPUSH', KEYS[1], ARGV[1]); redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
 
 /**
  * One producer's reply inbox: a Redis list that a loop pops (BLPOP, on a connection of its own)

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Worker, type Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { queuePrefix, type DecisionJob } from '@rm/contracts';
-import { createConsumer, createLogger, createRedis, openQueue, ReplyInbox, waitForRedis, type Redis } from '@rm/runtime';
+import { queuePrefix, REPLY_TTL_MS, replyKey, type DecisionJob } from '@rm/contracts';
+import { createConsumer, createLogger, createRedis, openQueue, ReplyInbox, sendReply, waitForRedis, type Redis } from '@rm/runtime';
 import { addAndAwait, DecisionFailedError, DecisionTimeoutError } from './decision-answer.js';
 
 /**
@@ -90,5 +90,21 @@ describe('addAndAwait', () => {
     expect(await redis.client('KILL', 'ID', inboxClientId!)).toBe(1);
     release();
     expect(await answer).toEqual({ report: 'r-9' });
+  });
+});
+
+describe('sendReply', () => {
+  it("pushes to the inbox the data names, with the list's expiry; data naming none, or a malformed one, pushes nothing", async () => {
+    const reply = { ok: true as const, jobId: 'j', value: 1 };
+    await sendReply(redis, prefix, { replyTo: 'gone-gateway' }, reply);
+    const key = replyKey(prefix, 'gone-gateway');
+    expect(await redis.lrange(key, 0, -1)).toEqual([JSON.stringify(reply)]);
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(REPLY_TTL_MS);
+
+    await sendReply(redis, prefix, {}, reply);
+    await sendReply(redis, prefix, { replyTo: 'other:key' }, reply);
+    expect(await redis.keys(`${prefix}:*`)).toEqual([key]);
   });
 });
