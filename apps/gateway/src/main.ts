@@ -17,7 +17,7 @@ runMain('gateway', async () => {
   const blobs = await openBlobStore(config);
   // Request-path connections fail fast while Redis is away so callers get a 500, not a hang. Our
   // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis),
-  // and the reply inbox a third, which its BLPOP blocks.
+  // and the reply inbox a third, which subscribes to its channel.
   const onError = (err: Error) => logger?.warn({ err: err.message }, 'redis connection error');
   const redis = createRedis(config, { failFast: true, autoPipelining: true, onError });
   const queueConnection = createRedis(config, { failFast: true, onError });
@@ -35,6 +35,7 @@ runMain('gateway', async () => {
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
   const replies = new ReplyInbox(createRedis(config, { onError }), config.KEY_PREFIX, (err) => logger?.warn({ err }, 'reply inbox: could not read the decision answers'));
+  await replies.ready();
 
   const guard = new ReportGuard(redis, config.KEY_PREFIX);
   const app = await buildApp({

@@ -30,14 +30,14 @@ export interface ConsumerOptions {
 /**
  * A BullMQ worker for one queue of the catalog. The payload is parsed again on dequeue: one that
  * does not parse can never succeed, so it fails at once without retries and stays in the failed set.
- * A job whose data names a reply inbox (`replyTo`) has its answer pushed there as soon as the
+ * A job whose data names a reply inbox (`replyTo`) has its answer published there as soon as the
  * handler returns (before BullMQ records the completion), or its reason once it failed for good.
  */
 export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, options: ConsumerOptions): Worker {
   const spec = QUEUES[key];
   const reply = (job: Job, answer: JobReply) =>
     void sendReply(options.connection, options.keyPrefix, job.data, answer).catch((err: unknown) =>
-      options.logger.warn({ err, jobId: job.id }, 'could not push the job\'s reply; its producer reads the job at its timeout'),
+      options.logger.warn({ err, jobId: job.id }, 'could not publish the job\'s reply; its producer reads the job at its timeout'),
     );
   const worker = new Worker(
     spec.name,

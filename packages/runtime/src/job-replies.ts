@@ -1,43 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { JobReply, REPLY_TTL_MS, ReplyAddress, replyKey } from '@rm/contracts';
+import { JobReply, ReplyAddress, replyChannel } from '@rm/contracts';
 import type { Redis } from './redis.js';
 
 /**
- * Pushes a job's answer to the inbox its data names, if it names one. A push that fails is only
- * slower for the producer, which reads the job itself at its timeout: the caller logs it.
+ * Publishes a job's answer to the inbox its data names, if it names one. A reply that is not
+ * heard (its producer's connection was down) is only slower: the producer reads the job itself at
+ * its timeout. A failed publish is the same; the caller logs it.
  */
 export async function sendReply(redis: Redis, keyPrefix: string, data: unknown, reply: JobReply): Promise<void> {
   const address = ReplyAddress.safeParse(data);
   if (!address.success) return;
-  // One command: the push and the list's expiry, so the replies to a producer that died do not
-  // stay. Not a pipeline: ioredis copies every script defined on the connection (BullMQ's dozens)
-  // into each pipeline it makes, 0.16 ms per reply in the moderation worker's profile.
-  await redis.eval(PUSH_REPLY, 1, replyKey(keyPrefix, address.data.replyTo), JSON.stringify(reply), REPLY_TTL_MS);
+  // Pub/sub, not a list: a message is neither stored nor written to the AOF, so with `appendfsync
+  // always` it costs Redis no fsync.
+  await redis.publish(replyChannel(keyPrefix, address.data.replyTo), JSON.stringify(reply));
 }
 
-const PUSH_REPLY = `redis.call('RPUSH', KEYS[1], ARGV[1]); redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
-
 /**
- * One producer's reply inbox: a Redis list that a loop pops (BLPOP, on a connection of its own)
- * and hands to whoever waits for that job. Replies wait in the list while the connection is
- * down; one popped just as the connection dropped is lost, which its waiter's timeout covers.
+ * One producer's reply inbox: a channel its own connection subscribes to (ioredis subscribes
+ * again after a reconnect); each reply goes to whoever waits for that job.
  */
 export class ReplyInbox {
   readonly id = randomUUID();
-  private readonly key: string;
   private readonly waiting = new Map<string, (reply: JobReply) => void>();
-  private closed = false;
-  private readonly loop: Promise<void>;
+  private readonly subscribed: Promise<unknown>;
 
-  /** `connection` is the inbox's own: BLPOP blocks it, and close() disconnects it. */
+  /** `connection` is the inbox's own: subscribing makes it a subscriber only, and close() disconnects it. */
   constructor(
     private readonly connection: Redis,
     keyPrefix: string,
     private readonly onError: (err: unknown) => void,
   ) {
-    this.key = replyKey(keyPrefix, this.id);
-    this.loop = this.run();
+    connection.on('message', (_channel: string, message: string) => this.dispatch(message));
+    this.subscribed = connection.subscribe(replyChannel(keyPrefix, this.id)).catch(onError);
+  }
+
+  /** Resolves once the channel is subscribed (replies published before then are not heard). */
+  ready(): Promise<unknown> {
+    return this.subscribed;
   }
 
   /** Hands the job's reply to `onReply` once it arrives; the function returned stops waiting. */
@@ -49,22 +48,7 @@ export class ReplyInbox {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.connection.disconnect();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.closed) {
-      try {
-        const popped = await this.connection.blpop(this.key, 0);
-        if (popped) this.dispatch(popped[1]);
-      } catch (err) {
-        if (this.closed) return;
-        this.onError(err);
-        await sleep(200);
-      }
-    }
   }
 
   private dispatch(raw: string): void {

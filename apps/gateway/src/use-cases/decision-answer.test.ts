@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Worker, type Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { queuePrefix, REPLY_TTL_MS, replyKey, type DecisionJob } from '@rm/contracts';
+import { queuePrefix, replyChannel, type DecisionJob } from '@rm/contracts';
 import { createConsumer, createLogger, createRedis, openQueue, ReplyInbox, sendReply, waitForRedis, type Redis } from '@rm/runtime';
 import { addAndAwait, DecisionFailedError, DecisionTimeoutError } from './decision-answer.js';
 
 /**
- * The hand-back of decision answers on a real Redis (REDIS_URL): the runtime's consumer pushes
+ * The hand-back of decision answers on a real Redis (REDIS_URL): the runtime's consumer publishes
  * each answer to the gateway's reply inbox; a plain BullMQ worker (one of an earlier version)
  * does not, and its answer is read from the job at the timeout.
  */
@@ -27,11 +27,12 @@ afterAll(() => redis.quit());
 
 beforeEach(async () => {
   prefix = `decision-answer-test-${randomUUID()}`;
-  // A completed job is deleted at once, so its answer can only come from the push, not the job.
+  // A completed job is deleted at once, so its answer can only come from the reply, not the job.
   queue = openQueue('decisions', redis, prefix, { defaultJobOptions: { removeOnComplete: true } });
   inboxConnection = redis.duplicate({ connectionName: prefix });
   await waitForRedis(inboxConnection);
   inbox = new ReplyInbox(inboxConnection, prefix, () => undefined);
+  await inbox.ready();
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -48,7 +49,7 @@ function consumer(handler: (job: DecisionJob) => Promise<unknown>): void {
 }
 
 describe('addAndAwait', () => {
-  it("answers each job's own return value, pushed to the inbox", async () => {
+  it("answers each job's own return value, published to the inbox", async () => {
     consumer(async (job) => ({ report: job.reportId }));
     const answers = await Promise.all([1, 2, 3].map((n) => addAndAwait(queue, inbox, 'decision', claim(n), `job-${n}`, 5_000)));
     expect(answers).toEqual([{ report: 'r-1' }, { report: 'r-2' }, { report: 'r-3' }]);
@@ -66,45 +67,48 @@ describe('addAndAwait', () => {
     expect(await (await queue.getJob('job-t'))?.getState()).toBe('waiting');
   });
 
-  it('a worker that pushes no reply (an earlier version) is answered at the timeout from the job itself', async () => {
+  it('a worker that sends no reply (an earlier version) is answered at the timeout from the job itself', async () => {
     const w = new Worker(queue.name, async (job) => ({ report: (job.data as DecisionJob).reportId }), { connection: redis.duplicate(), prefix: queuePrefix(prefix, 'decisions') });
     const keeping = openQueue('decisions', redis, prefix);
     closers.push(() => w.close(), () => keeping.close());
     expect(await addAndAwait(keeping, inbox, 'decision', claim(7), 'job-m', 1_000)).toEqual({ report: 'r-7' });
   });
 
-  it("replies pushed while the inbox's connection was killed wait in Redis and arrive after it reconnects", async () => {
-    // The inbox's connection is blocked in BLPOP: found by its name in the server's client list.
+  it("a reply published while the inbox's connection is down is answered from the job at the timeout; after the reconnect replies are heard again", async () => {
+    // The inbox's connection, found by its name in the server's client list, killed for real.
     const clients = (await redis.client('LIST')) as string;
-    const inboxClient = clients.split('\n').find((line) => line.includes(` name=${prefix} `));
-    const inboxClientId = /^id=(\d+)/.exec(inboxClient ?? '')?.[1];
+    const inboxClientId = /^id=(\d+)/.exec(clients.split('\n').find((line) => line.includes(` name=${prefix} `)) ?? '')?.[1];
     expect(inboxClientId).toBeDefined();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     consumer(async (job) => {
-      await held;
+      if (job.reportId === 'r-9') await held;
       return { report: job.reportId };
     });
-    const answer = addAndAwait(queue, inbox, 'decision', claim(9), 'job-k', 4_000);
-    // Kill the inbox's connection for real (its BLPOP is waiting), then let the job answer.
+    const keeping = openQueue('decisions', redis, prefix);
+    closers.push(() => keeping.close());
+    const answer = addAndAwait(keeping, inbox, 'decision', claim(9), 'job-k', 1_500);
     expect(await redis.client('KILL', 'ID', inboxClientId!)).toBe(1);
     release();
     expect(await answer).toEqual({ report: 'r-9' });
+    // Subscribed again: the next answer comes from the reply (the queue deletes completed jobs).
+    expect(await addAndAwait(queue, inbox, 'decision', claim(10), 'job-after', 5_000)).toEqual({ report: 'r-10' });
   });
 });
 
 describe('sendReply', () => {
-  it("pushes to the inbox the data names, with the list's expiry; data naming none, or a malformed one, pushes nothing", async () => {
+  it("publishes to the channel of the inbox the data names; data naming none, or a malformed one, publishes nothing", async () => {
+    const listener = redis.duplicate();
+    const heard: [string, string][] = [];
+    listener.on('pmessage', (_pattern: string, channel: string, message: string) => heard.push([channel, message]));
+    await listener.psubscribe(`${prefix}:*`);
     const reply = { ok: true as const, jobId: 'j', value: 1 };
-    await sendReply(redis, prefix, { replyTo: 'gone-gateway' }, reply);
-    const key = replyKey(prefix, 'gone-gateway');
-    expect(await redis.lrange(key, 0, -1)).toEqual([JSON.stringify(reply)]);
-    const ttl = await redis.pttl(key);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(REPLY_TTL_MS);
-
     await sendReply(redis, prefix, {}, reply);
     await sendReply(redis, prefix, { replyTo: 'other:key' }, reply);
-    expect(await redis.keys(`${prefix}:*`)).toEqual([key]);
+    await sendReply(redis, prefix, { replyTo: 'some-gateway' }, reply);
+    // Published in order on one connection: once the last is heard, the others would have been.
+    await expect.poll(() => heard.length).toBeGreaterThan(0);
+    expect(heard).toEqual([[replyChannel(prefix, 'some-gateway'), JSON.stringify(reply)]]);
+    listener.disconnect();
   });
 });
