@@ -8,8 +8,8 @@ export class DecisionFailedError extends Error {}
 /**
  * Adds a decision job naming this gateway's reply inbox and waits for the worker's reply there.
  * The wait starts before the job is added, so its reply cannot come first. At the timeout the job
- * is asked for once, in case its reply was not heard (published while the inbox's connection was down) or
- * never sent (a worker of an earlier version, during an upgrade).
+ * is asked for once, in case its reply was not heard (published while the inbox's connection was
+ * down) or never sent (a worker of an earlier version, during an upgrade).
  */
 export function addAndAwait(queue: Queue, inbox: ReplyInbox, name: string, data: object, jobId: string, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
