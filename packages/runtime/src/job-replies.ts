@@ -8,6 +8,8 @@ import type { Redis } from './redis.js';
  * its timeout. A failed publish is the same; the caller logs it.
  */
 export async function sendReply(redis: Redis, keyPrefix: string, data: unknown, reply: JobReply): Promise<void> {
+  // Every job of every queue comes here; most name no inbox, and a failed parse builds a ZodError.
+  if (typeof data !== 'object' || data === null || !('replyTo' in data)) return;
   const address = ReplyAddress.safeParse(data);
   if (!address.success) return;
   // Pub/sub, not a list: a message is neither stored nor written to the AOF, so with `appendfsync
