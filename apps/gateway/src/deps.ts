@@ -23,7 +23,7 @@ export interface GatewayDeps {
   /** Submits are checked and go to the intake queue through this, one job per event-loop turn. */
   intake: Intake;
   decisionsQueue: Queue;
-  /** Where the moderation worker pushes the answers to this gateway's decision jobs. */
+  /** Where the moderation worker publishes the answers to this gateway's decision jobs. */
   replies: ReplyInbox;
   /** The moderation worker's sanctions queue: the sanctions API's relay jobs and ban-wave activations. */
   sanctionsQueue: Queue;
