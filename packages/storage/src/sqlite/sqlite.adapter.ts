@@ -59,6 +59,9 @@ function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT') === true;
 }
 
+/** How long opening the file waits for another process's lock (its switch to WAL, a migration). */
+const OPEN_BUSY_TIMEOUT_MS = 30_000;
+
 function migrate(db: Database.Database): void {
   for (;;) {
     // Re-read inside the write lock: two processes opening a new file must not both migrate.
@@ -82,13 +85,13 @@ function migrate(db: Database.Database): void {
 export function openSqliteStore(file: string, options: { busyTimeoutMs?: number } = {}): Store {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // Opening waits longer than a write does: processes starting together on a new file take turns
+  // switching it to WAL and migrating it, and one that gave up would fail to start at all.
+  db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
   db.pragma('journal_mode = WAL');
   // Checkpoint every ~40 MB of WAL instead of 4 MB: a checkpoint copies each changed page once
   // however often it changed, so rarer checkpoints write (and fsync) far less per stored report.
   db.pragma('wal_autocheckpoint = 10000');
-  // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
-  // job retry (with backoff) does the rest.
-  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
   // FULL: a commit is on disk before it returns, so an intake job is marked complete (and a
   // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
   // lose the last commits; the cost is measured in docs/performance.md. Bookkeeping that is redone
@@ -97,6 +100,9 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   db.pragma(`synchronous = ${SYNCHRONOUS}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
+  // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
+  // job retry (with backoff) does the rest.
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
 
   const q = {
     insertKey: db.prepare(

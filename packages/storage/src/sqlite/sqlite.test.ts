@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { describeSharedStoreContract, describeStoreContract } from '../storage.contract.js';
 import { openSqliteStore } from './sqlite.adapter.js';
 import { openSqliteStoreInChild } from './store-in-child.js';
@@ -26,4 +27,26 @@ describeSharedStoreContract('sqlite', async () => {
   const file = freshDbFile();
   await openSqliteStore(file).close(); // migrate once, before the two processes open it
   return Promise.all([openSqliteStoreInChild(file), openSqliteStoreInChild(file)]);
+});
+
+// CI saw a worker fail to start: it opened a new file while the gateway was migrating it, and gave
+// up after the short write timeout. The write lock is held by another process, as a migrating
+// gateway holds it: in one process better-sqlite3's synchronous wait could never see it released.
+it('opening waits out another process holding the file longer than the write busy timeout', async () => {
+  const file = freshDbFile();
+  const holder = spawn(
+    process.execPath,
+    ['-e', `const db = new (require('better-sqlite3'))(process.argv[1]); db.pragma('journal_mode = WAL'); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);`, file],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((done) => holder.once('exit', done));
+  await new Promise<void>((locked, fail) => {
+    holder.stdout.once('data', () => locked());
+    holder.once('exit', (code) => fail(new Error(`the lock holder exited (${code}) before it held the lock`)));
+  });
+  const store = openSqliteStore(file, { busyTimeoutMs: 1 });
+  await store.addUser({ id: 'u1', name: 'one', displayName: 'One', avatar: null });
+  expect(await store.getUser('u1')).toMatchObject({ id: 'u1' });
+  await store.close();
+  await exited;
 });
