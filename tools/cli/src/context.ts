@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { QueueKey } from '@rm/contracts';
-import { commonConfig, createRedis, loadConfig, openQueue, waitForRedis, type Redis } from '@rm/runtime';
+import type { Redis } from '@rm/runtime';
+import { commonConfig, loadConfig } from '@rm/runtime/config';
 import { createStore, type Store } from '@rm/storage';
 
 /** A clear one-line failure: printed without a stack trace, exit code 1. */
@@ -26,8 +27,9 @@ export class CliContext {
 
   async redis(): Promise<Redis> {
     if (!this.connection) {
-      this.connection = createRedis(this.config);
-      await waitForRedis(this.connection, 5_000).catch(() => {
+      // Loaded here: of the commands, only those that touch queues pay for ioredis and BullMQ.
+      const { connectRedis } = await import('./redis-connection.js');
+      this.connection = await connectRedis(this.config, 5_000).catch(() => {
         throw new CliError(`Redis at ${this.config.REDIS_URL} did not answer; is the system started (npm start)?`);
       });
     }
@@ -37,6 +39,7 @@ export class CliContext {
   async queue(key: QueueKey): Promise<Queue> {
     let q = this.queues.get(key);
     if (!q) {
+      const { openQueue } = await import('./redis-connection.js');
       q = openQueue(key, await this.redis(), this.config.KEY_PREFIX);
       this.queues.set(key, q);
     }

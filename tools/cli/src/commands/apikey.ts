@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { PERMISSIONS, isPermission, type Permission } from '@rm/contracts';
-import { generateCredentials, hashSecret } from '@rm/runtime';
+import { PERMISSIONS, isPermission, type Permission } from '@rm/contracts/permissions';
+import { generateCredentials, hashSecret } from '@rm/runtime/credentials';
 import { CliError, print, table, type CliContext } from '../context.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
