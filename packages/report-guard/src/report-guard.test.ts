@@ -89,6 +89,13 @@ describe.each([
       expect(await guard.reserve(req({ reporterId: 'r3' }))).toEqual({ ok: true, appended: true });
     });
 
+    it('Redis forgetting its scripts (SCRIPT FLUSH, as after a restart) changes nothing: the next call sends them whole', async () => {
+      expect(await guard.reserve(req({ reporterId: 'r1' }))).toEqual({ ok: true, appended: false });
+      await redis.script('FLUSH');
+      expect(await guard.reserve(req({ reporterId: 'r2' }))).toEqual({ ok: true, appended: true });
+      expect(await guard.reserve(req({ reporterId: 'r2' }))).toEqual({ ok: false, refusal: 'duplicate' });
+    });
+
     it('refuses the same reporter on the same open case as a duplicate, without counting it', async () => {
       expect(await guard.reserve(req({ reporterId: 'r1', maxPerDay: 2 }))).toMatchObject({ ok: true });
       expect(await guard.reserve(req({ reporterId: 'r1', maxPerDay: 2 }))).toEqual({ ok: false, refusal: 'duplicate' });

@@ -1,4 +1,5 @@
 import { MicroBatcher, type Redis } from '@rm/runtime';
+import { luaScript, type ScriptFn } from './lua-script.js';
 import { ABANDON_VERDICTS, RESERVE_MANY, TAKE_VERDICTS, DAILY_RELEASE, DAILY_RELEASE_ONCE, DAILY_RESERVE, DAILY_RESERVE_ONCE, USER_RELEASE_ONCE, USER_RESERVE_ONCE, NOTE_OPEN_CASES, CHECK_MANY, RATE, SYNC_USER, USER_RELEASE, USER_CHECK, USER_RESERVE } from './scripts.js';
 
 export type Refusal = 'rate' | 'daily' | 'banned' | 'duplicate';
@@ -38,7 +39,6 @@ export interface ReportGuardOptions {
   batch?: boolean;
 }
 
-type ScriptFn = (...args: (string | number)[]) => Promise<string>;
 type UserReserve = 'opened' | 'appended' | 'banned' | 'duplicate';
 /** A request with its instant fixed: sent again, it names the same minute and day. */
 export type Stamped = GuardRequest & { now: number };
@@ -100,16 +100,9 @@ export class ReportGuard {
     private readonly prefix: string,
     options: ReportGuardOptions = {},
   ) {
-    /** A script as a command of the connection; without numberOfKeys the caller passes the count first. */
-    const define = (name: string, lua: string, numberOfKeys?: number): ScriptFn => {
-      const command = `rmGuard_${name}`;
-      if (!(command in redis)) redis.defineCommand(command, { lua, ...(numberOfKeys !== undefined && { numberOfKeys }) });
-      const fn = (redis as unknown as Record<string, (...args: unknown[]) => unknown>)[command]!;
-      return fn.bind(redis) as ScriptFn;
-    };
     if (options.batch ?? !redis.isCluster) {
-      const reserveMany = define('reserveMany', RESERVE_MANY, 0);
-      const checkMany = define('checkMany', CHECK_MANY, 0);
+      const reserveMany = luaScript(redis, RESERVE_MANY, 0);
+      const checkMany = luaScript(redis, CHECK_MANY, 0);
       this.reservations = new MicroBatcher(async (rs) => (await this.many(reserveMany, rs)).map(reserveOutcome));
       this.checks = new MicroBatcher(async (rs) => (await this.many(checkMany, rs)).map(checkOutcome));
       this.notes = new MicroBatcher(async (notes) => {
@@ -117,22 +110,22 @@ export class ReportGuard {
         return notes.map(() => undefined);
       });
     }
-    this.noteOpenCases = define('noteOpenCases', NOTE_OPEN_CASES);
-    this.takeVerdictsScript = define('takeVerdicts', TAKE_VERDICTS, 1) as unknown as (key: string) => Promise<string | null>;
+    this.noteOpenCases = luaScript(redis, NOTE_OPEN_CASES);
+    this.takeVerdictsScript = luaScript(redis, TAKE_VERDICTS, 1) as unknown as (key: string) => Promise<string | null>;
     this.scripts = {
-      rate: define('rate', RATE, 1),
-      dailyReserve: define('dailyReserve', DAILY_RESERVE, 1),
-      dailyRelease: define('dailyRelease', DAILY_RELEASE, 1),
-      userReserve: define('userReserve', USER_RESERVE, 3),
-      userCheck: define('userCheck', USER_CHECK, 3),
-      userRelease: define('userRelease', USER_RELEASE, 3),
+      rate: luaScript(redis, RATE, 1),
+      dailyReserve: luaScript(redis, DAILY_RESERVE, 1),
+      dailyRelease: luaScript(redis, DAILY_RELEASE, 1),
+      userReserve: luaScript(redis, USER_RESERVE, 3),
+      userCheck: luaScript(redis, USER_CHECK, 3),
+      userRelease: luaScript(redis, USER_RELEASE, 3),
       // Scripts rather than MULTI: a MULTI on a connection BullMQ shares costs a pipeline object
       // that copies every script BullMQ defined, which showed as 11 % of an intake worker's CPU.
-      syncUser: define('syncUser', SYNC_USER, 3),
-      dailyReserveOnce: define('dailyReserveOnce', DAILY_RESERVE_ONCE, 2),
-      dailyReleaseOnce: define('dailyReleaseOnce', DAILY_RELEASE_ONCE, 2),
-      userReserveOnce: define('userReserveOnce', USER_RESERVE_ONCE, 4),
-      userReleaseOnce: define('userReleaseOnce', USER_RELEASE_ONCE, 4),
+      syncUser: luaScript(redis, SYNC_USER, 3),
+      dailyReserveOnce: luaScript(redis, DAILY_RESERVE_ONCE, 2),
+      dailyReleaseOnce: luaScript(redis, DAILY_RELEASE_ONCE, 2),
+      userReserveOnce: luaScript(redis, USER_RESERVE_ONCE, 4),
+      userReleaseOnce: luaScript(redis, USER_RELEASE_ONCE, 4),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { Redis } from '@rm/runtime';
+import { luaScript, type ScriptFn } from './lua-script.js';
 import type { SanctionTally } from '@rm/storage';
 import { nameOf, type Reporter } from './report-guard.js';
 import { IN_CHUNKS } from './scripts.js';
@@ -38,11 +39,13 @@ export type CaseChange = { kind: 'close' | 'reopen'; reporters: Reporter[] } | n
  * tag per user) plus the ban flag's version.
  */
 export class UserStateSync {
+  private readonly applyUserChange: ScriptFn;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
   ) {
-    if (!('rmGuard_applyUserChange' in redis)) redis.defineCommand('rmGuard_applyUserChange', { lua: APPLY_USER_CHANGE, numberOfKeys: 4 });
+    this.applyUserChange = luaScript(redis, APPLY_USER_CHANGE, 4);
   }
 
   private keys(userId: string): string[] {
@@ -51,8 +54,7 @@ export class UserStateSync {
   }
 
   async apply(userId: string, ban: { version: number; banned: boolean }, caseChange: CaseChange): Promise<void> {
-    const run = (this.redis as unknown as Record<string, (...args: (string | number)[]) => Promise<string>>).rmGuard_applyUserChange!;
-    await run.call(this.redis, ...this.keys(userId), ban.version, ban.banned ? 1 : 0, caseChange?.kind ?? 'none', ...(caseChange?.reporters ?? []).map(nameOf));
+    await this.applyUserChange(...this.keys(userId), ban.version, ban.banned ? 1 : 0, caseChange?.kind ?? 'none', ...(caseChange?.reporters ?? []).map(nameOf));
   }
 }
 
@@ -82,11 +84,13 @@ const STATUS_TTL_MS = 10 * 60_000;
  * rebuild that read storage before the change cannot put its older answer back.
  */
 export class SanctionStatusCache {
+  private readonly putIfNewer: ScriptFn;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
   ) {
-    if (!('rmGuard_putIfNewer' in redis)) redis.defineCommand('rmGuard_putIfNewer', { lua: PUT_IF_NEWER, numberOfKeys: 1 });
+    this.putIfNewer = luaScript(redis, PUT_IF_NEWER, 1);
   }
 
   private key(userId: string): string {
@@ -103,16 +107,12 @@ export class SanctionStatusCache {
 
   /** Caches an answer built from storage at `version`, unless a newer one (or a newer tombstone) is there. */
   async put(userId: string, version: number, json: string): Promise<void> {
-    await this.run('rmGuard_putIfNewer', this.key(userId), version, json, STATUS_TTL_MS);
+    await this.putIfNewer(this.key(userId), version, json, STATUS_TTL_MS);
   }
 
   /** After a change: the version is now `version`; the answer is rebuilt at the next read. */
   async invalidate(userId: string, version: number): Promise<void> {
-    await this.run('rmGuard_putIfNewer', this.key(userId), version, '', STATUS_TTL_MS);
-  }
-
-  private async run(command: string, ...args: (string | number)[]): Promise<void> {
-    await (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)[command]!.call(this.redis, ...args);
+    await this.putIfNewer(this.key(userId), version, '', STATUS_TTL_MS);
   }
 }
 
