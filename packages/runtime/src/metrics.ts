@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
-import { HttpMetrics } from './http-metrics.js';
 
 /**
  * Prometheus metrics of one process. Every process has its own registry with the default Node
@@ -8,7 +7,8 @@ import { HttpMetrics } from './http-metrics.js';
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly http: HttpMetrics;
+  readonly httpRequests: Counter<'route' | 'method' | 'status'>;
+  readonly httpDuration: Histogram<'route' | 'method' | 'status'>;
   readonly jobs: Counter<'queue' | 'outcome'>;
   readonly jobDuration: Histogram<'queue'>;
   readonly retries: Counter<'queue'>;
@@ -19,7 +19,14 @@ export class Metrics {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     const r = [this.registry];
-    this.http = new HttpMetrics(this.registry);
+    this.httpRequests = new Counter({ name: 'rm_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: r });
+    this.httpDuration = new Histogram({
+      name: 'rm_http_request_duration_seconds',
+      help: 'HTTP request latency by route, method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: r,
+    });
     this.jobs = new Counter({ name: 'rm_jobs_total', help: 'Jobs processed by queue and outcome (completed, failed, retried)', labelNames: ['queue', 'outcome'], registers: r });
     this.jobDuration = new Histogram({ name: 'rm_job_duration_seconds', help: 'Job processing time by queue', labelNames: ['queue'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: r });
     this.retries = new Counter({ name: 'rm_job_retries_total', help: 'Job attempts that failed and will be retried', labelNames: ['queue'], registers: r });
