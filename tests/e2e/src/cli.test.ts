@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPS, runNode, System } from './harness.js';
+import { APPS, ROOT, runNode, System } from './harness.js';
 
 let sys: System;
 
@@ -16,6 +17,17 @@ const expectOneLineError = (r: { code: number; stderr: string; stdout: string },
   expect(r.stderr).toMatch(pattern);
   expect(r.stderr).not.toMatch(/\n\s+at /);
 };
+
+it('a reader that stops early (`rm queues | head -1`) ends the run quietly: exit 0, nothing on stderr', async () => {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/cli/dist/main.js'), 'queues'], { env: sys.env, cwd: ROOT });
+  // The reading end closed before the CLI writes a line: its first write meets a closed pipe.
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((done) => child.on('exit', done));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+});
 
 describe('apikey', () => {
   it('create --json prints exactly one JSON object and stores only a hash of the secret', async () => {

@@ -18,22 +18,20 @@ export function parseLimit(raw: string): number {
 export class CliContext {
   readonly config = loadConfig(commonConfig);
   private store?: Promise<Store>;
-  private connection?: Redis;
+  private connection?: Promise<Redis>;
   private readonly queues = new Map<QueueKey, Queue>();
 
   getStore(): Promise<Store> {
     return (this.store ??= createStore(this.config));
   }
 
-  async redis(): Promise<Redis> {
-    if (!this.connection) {
-      // Loaded here: of the commands, only those that touch queues pay for ioredis and BullMQ.
-      const { connectRedis } = await import('./redis-connection.js');
-      this.connection = await connectRedis(this.config, 5_000).catch(() => {
+  /** One connection however many callers ask at once; ioredis and BullMQ load only for commands that touch queues. */
+  redis(): Promise<Redis> {
+    return (this.connection ??= import('./redis-connection.js')
+      .then(({ connectRedis }) => connectRedis(this.config, 5_000))
+      .catch(() => {
         throw new CliError(`Redis at ${this.config.REDIS_URL} did not answer; is the system started (npm start)?`);
-      });
-    }
-    return this.connection;
+      }));
   }
 
   async queue(key: QueueKey): Promise<Queue> {
@@ -48,7 +46,7 @@ export class CliContext {
 
   async close(): Promise<void> {
     for (const q of this.queues.values()) await q.close();
-    if (this.connection) this.connection.disconnect();
+    if (this.connection) (await this.connection.catch(() => undefined))?.disconnect();
     if (this.store) await (await this.store).close();
   }
 }

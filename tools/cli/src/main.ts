@@ -2,6 +2,15 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '@rm/runtime/config';
 import { CliContext, CliError } from './context.js';
 
+// A reader that stops early (`rm queues | head -1`) closes the pipe: the rest of the output is
+// dropped, and the command still runs to its end (an import is not cut short) with its own exit
+// code. No stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+  process.stderr.write(`error: cannot write the output: ${err.message}\n`);
+  process.exitCode = 1;
+});
+
 let context: CliContext | undefined;
 const ctx = () => (context ??= new CliContext());
 
