@@ -9,6 +9,7 @@ import { decide } from './decide.js';
 import { decideAppeal } from './decide-appeal.js';
 import { GuardRebuild, REBUILD_CHECK_MS } from './guard-rebuild.js';
 import { handleDeadline } from './handle-deadline.js';
+import { scheduleUnlessMoot } from './schedule-deadlines.js';
 import { installQueueHealthMetrics } from './queue-health-metrics.js';
 import { handleSanctionJob, scheduleExpiry, scheduleSweep } from './sanction-jobs.js';
 
@@ -32,7 +33,7 @@ runMain('moderation-worker', async () => {
       notify: notifier.notify,
       webhookConfigured: () => webhookFlag.configured(),
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
-      scheduleDeadline: (job, dueAt) => deadlines.schedule(job, dueAt),
+      scheduleDeadline: (job, dueAt) => scheduleUnlessMoot(store, deadlines, job, dueAt),
     }),
     onError: (err, effect) => log.warn({ err, effectId: effect.id, kind: effect.kind }, 'effect failed; it stays pending for the sweep'),
   });

@@ -24,11 +24,20 @@ export class EffectRelay {
 
   constructor(private readonly options: EffectRelayOptions) {}
 
-  /** Runs the pending effects of one source; true when none is left pending. */
+  /** Runs the pending effects of one source that are due; true when none of those is left pending. */
   async runSource(sourceId: string): Promise<boolean> {
     const done: EffectRecord[] = [];
-    const ok = await this.carryOut(await this.options.store.pendingEffectsOf(sourceId), done);
+    const ok = await this.carryOut(await this.dueEffectsOf(sourceId), done);
     return (await this.markDone(done)) && ok;
+  }
+
+  /**
+   * The source's pending effects but those that wait (NewEffect.notBefore) for a later time: the
+   * sweep carries those out once due. They sort last, after the source's other effects.
+   */
+  private async dueEffectsOf(sourceId: string): Promise<EffectRecord[]> {
+    const now = Date.now();
+    return (await this.options.store.pendingEffectsOf(sourceId)).filter((e) => e.createdAt <= now);
   }
 
   /**
@@ -38,7 +47,7 @@ export class EffectRelay {
    * the first part again, which idempotent effects allow.
    */
   async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void): Promise<void> {
-    const effects = await this.options.store.pendingEffectsOf(sourceId);
+    const effects = await this.dueEffectsOf(sourceId);
     const cut = effects.findIndex(later);
     const done: EffectRecord[] = [];
     const ok = await this.carryOut(cut < 0 ? effects : effects.slice(0, cut), done);
@@ -88,13 +97,22 @@ export class EffectRelay {
   }
 
   /**
-   * Carries out effects left pending for at least `minAgeMs` (their own run died or failed),
-   * source by source, oldest first; returns how many sources it finished.
+   * Carries out effects pending for at least `minAgeMs` (their own run died or failed, or they
+   * waited and are due now), source by source, oldest first, `limit` at a time while every source
+   * of a full batch finishes (so deadlines coming due together do not wait a sweep each), up to
+   * `maxBatches`; returns how many sources it finished.
    */
-  async sweep(minAgeMs: number, limit = 200): Promise<number> {
-    const pending = await this.options.store.pendingEffects(Date.now() - minAgeMs, limit);
+  async sweep(minAgeMs: number, limit = 200, maxBatches = 10): Promise<number> {
     let finished = 0;
-    for (const sourceId of new Set(pending.map((e) => e.sourceId))) if (await this.runSource(sourceId)) finished += 1;
+    for (let i = 0; i < maxBatches; i++) {
+      const pending = await this.options.store.pendingEffects(Date.now() - minAgeMs, limit);
+      const sources = new Set(pending.map((e) => e.sourceId));
+      let finishedNow = 0;
+      for (const sourceId of sources) if (await this.runSource(sourceId)) finishedNow += 1;
+      finished += finishedNow;
+      // A failing source would come first again: the next sweep retries it.
+      if (pending.length < limit || finishedNow < sources.size) break;
+    }
     return finished;
   }
 

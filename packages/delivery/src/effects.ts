@@ -25,9 +25,27 @@ export interface EffectPayloads {
 export type EffectKind = keyof EffectPayloads;
 export type EffectSpec = { [K in EffectKind]: { kind: K; payload: EffectPayloads[K] } }[EffectKind];
 
+/**
+ * How long before it is due a deadline or a sanction's expiry leaves the outbox for its delayed
+ * job. Until then it waits in the store, and a change that makes it moot first (a decision after
+ * the claim, a lift) leaves nothing to schedule (effectHandlers' `moot`). More than the sweep takes
+ * to find a due effect (sanction-jobs.ts: every 5 s, pending for 10 s), so the job still fires on time.
+ */
+export const SCHEDULE_AHEAD_MS = 60_000;
+
+/** When an effect of this spec is due: the deadlines and expiries wait (SCHEDULE_AHEAD_MS). */
+function dueAt(s: EffectSpec): number | undefined {
+  if (s.kind === 'deadline') return s.payload.dueAt;
+  if (s.kind === 'sanction.expiry') return s.payload.expiresAt;
+  return undefined;
+}
+
 /** Ids `<source>:<index>-<kind>`: deterministic, and ordered as recorded within a source. */
 export function effectsOf(sourceId: string, specs: EffectSpec[]): NewEffect[] {
-  return specs.map((s, i) => ({ id: `${sourceId}:${i}-${s.kind}`, kind: s.kind, payload: s.payload }));
+  return specs.map((s, i) => {
+    const due = dueAt(s);
+    return { id: `${sourceId}:${i}-${s.kind}`, kind: s.kind, payload: s.payload, ...(due !== undefined && { notBefore: due - SCHEDULE_AHEAD_MS }) };
+  });
 }
 
 /** What a lift by hand or an expiry owes: the player's Redis view and the webhook of the change. */
@@ -62,7 +80,10 @@ export interface EffectDeps {
   /** Whether a webhook is configured anywhere (WebhookFlag): without one, a sanction's webhook job is not queued. */
   webhookConfigured: () => Promise<boolean>;
   scheduleExpiry: (sanctionId: string, expiresAt: number) => Promise<void>;
-  /** Puts a deadline job on its queue (idempotent: its job id derives from what it is about). */
+  /**
+   * Puts a deadline job on its queue (idempotent: its job id derives from what it is about), unless
+   * what it times has moved on meanwhile (the moderation worker knows which).
+   */
   scheduleDeadline: (job: DeadlineJob, dueAt: number) => Promise<void>;
 }
 
@@ -129,7 +150,9 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     },
     'sanction.expiry': async (e) => {
       const p = payload<'sanction.expiry'>(e);
-      await deps.scheduleExpiry(p.sanctionId, p.expiresAt);
+      // Lifted (an undo, an appeal) or ended while it waited: there is nothing left to expire.
+      const s = await deps.store.getSanction(p.sanctionId);
+      if (s && (s.state === 'active' || s.state === 'scheduled')) await deps.scheduleExpiry(p.sanctionId, p.expiresAt);
     },
     deadline: async (e) => {
       const p = payload<'deadline'>(e);

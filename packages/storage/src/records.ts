@@ -368,11 +368,18 @@ export interface NewEffect {
   id: string;
   kind: string;
   payload: unknown;
+  /**
+   * An effect that waits: not carried out before this time (ms since the epoch), recorded as its
+   * createdAt (never earlier than the change's own time, so it keeps its place after the others). A deadline or an expiry waits until shortly before it is due, so that the change
+   * making it moot (a decision after the claim, a lift) usually comes first.
+   */
+  notBefore?: number | undefined;
 }
 
 export interface EffectRecord extends NewEffect {
   /** The decision id, or the id of the sanction change, that owes it. */
   sourceId: string;
+  /** When it was recorded, or the time a waiting effect waits for (notBefore): the relay carries out none before it. */
   createdAt: number;
   doneAt: number | null;
 }

@@ -128,7 +128,7 @@ export async function recordEffects(c: Collections, session: ClientSession, sour
     effects.map((e, ordinal) => ({
       updateOne: {
         filter: { _id: e.id },
-        update: { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: at, doneAt: null, ordinal } },
+        update: { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: Math.max(at, e.notBefore ?? at), doneAt: null, ordinal } },
         upsert: true,
       },
     })),

@@ -228,7 +228,7 @@ export function sqliteSanctions(db: Database.Database) {
   const event = (type: SanctionEventType, s: SanctionRecord, at: number, extra: { cause?: 'appeal' | undefined; appeal?: AppealOutcome } = {}) =>
     q.insertEvent.run(type, s.id, s.userId, s.caseId, s.kind, s.expiresAt, at, extra.cause ?? null, extra.appeal ? JSON.stringify(extra.appeal) : null);
   const recordEffects = (sourceId: string, effects: NewEffect[] | undefined, at: number) => {
-    for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), at);
+    for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), Math.max(at, e.notBefore ?? at));
   };
 
   /** In a transaction: ends an active sanction (lifted or expired) with its feed event and effects. */
@@ -284,7 +284,7 @@ export function sqliteSanctions(db: Database.Database) {
         state: b.effectiveAt === null ? 'active' : 'scheduled',
         statement: JSON.stringify(item.statement),
       });
-      if (b.effectiveAt === null) for (const e of item.effects) q.insertEffect.run(e.id, b.sourceId, e.kind, JSON.stringify(e.payload ?? null), b.at);
+      if (b.effectiveAt === null) recordEffects(b.sourceId, item.effects, b.at);
       return { sanction, created: true };
     });
   });
