@@ -13,6 +13,7 @@ import type { DecisionJob } from '@rm/contracts';
 import type { Queue } from 'bullmq';
 import { decide } from './decide.js';
 import type { DecideDeps } from './deps.js';
+import { scheduleUnlessMoot } from './schedule-deadlines.js';
 
 // The decision use case on a real Redis (REDIS_URL) and a temporary SQLite file: no mocks. Each
 // test has its own key prefix and store.
@@ -35,6 +36,7 @@ let notifications: Queue;
 let sanctionsQueue: Queue;
 let guard: ReportGuard;
 let deadlines: Deadlines;
+let deadlinesQueue: Queue;
 let deps: DecideDeps;
 /** As WebhookFlag answers: whether a notification worker with a webhook ever started. */
 let webhookConfigured: boolean;
@@ -49,7 +51,7 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
       statusCache: new SanctionStatusCache(connection, prefix),
       notify: n.notify,
       webhookConfigured: async () => webhookConfigured,
-      scheduleDeadline: () => Promise.resolve(),
+      scheduleDeadline: (j, dueAt) => scheduleUnlessMoot(store, deadlines, j, dueAt),
       scheduleExpiry: async (sanctionId, expiresAt) => {
         await sanctionsQueue.add('expire', { kind: 'expire', sanctionId }, { jobId: `expire-${sanctionId}`, delay: Math.max(0, expiresAt - Date.now()) });
       },
@@ -66,6 +68,7 @@ beforeEach(async () => {
   sanctionsQueue = openQueue('sanctions', redis, prefix);
   guard = new ReportGuard(redis, prefix);
   deadlines = createDeadlines(redis, prefix);
+  deadlinesQueue = openQueue('deadlines', redis, prefix);
   deps = { store, deadlines, policy: queueSettingsOf(DEFAULT_POLICY), triagePolicy: DEFAULT_POLICY, chat: createChatPlatform({ CHAT_API_URL: undefined, CHAT_TOKEN: undefined, PLATFORM_TIMEOUT_MS: 1000 } as never, store), relay: relayOver(redis, notifier), settings: { hideUsername: false, reportChannel: 'reports' } };
   await store.addModerator({ id: 'm1', username: 'alice', createdAt: 1 });
   await store.addModerator({ id: 'm2', username: 'bob', createdAt: 1 });
@@ -75,8 +78,10 @@ afterEach(async () => {
   await deadlines.close();
   await notifications.obliterate({ force: true });
   await sanctionsQueue.obliterate({ force: true });
+  await deadlinesQueue.obliterate({ force: true });
   await notifications.close();
   await sanctionsQueue.close();
+  await deadlinesQueue.close();
   await store.close();
 });
 
@@ -176,6 +181,40 @@ describe('decide', () => {
     const probe = (reporterId: string) => guard.check({ keyId: 'k', rateLimit: 0, reporterId, reporterPlatform: 'gameplatform', userId: 'u-mark', maxPerDay: 100 });
     expect(await probe('in-flight')).toEqual({ ok: false, refusal: 'duplicate' });
     expect(await probe('decided-reporter')).toEqual({ ok: true });
+  });
+
+  it('deadlines and expiries wait in the outbox until a minute before they are due; one made moot by then schedules no job', async () => {
+    // Due 61 s after the decision: each waits about a second.
+    const policy = { ...DEFAULT_POLICY, claimTtl: 'PT61S', categories: Object.fromEntries(Object.entries(DEFAULT_POLICY.categories).map(([k, c]) => [k, { ...c, sla: 'PT61S' }])) };
+    deps = { ...deps, policy: queueSettingsOf(policy), triagePolicy: policy };
+    const temporary = { durationMs: 61_000 } as Partial<DecisionJob>;
+    // Case a: every deadline made moot. The approval's sanction is lifted by the undo, the undo's
+    // SLA check met by the dismissal, and both claims followed by a decision.
+    const a = await stored('u-moot-a', 'r1');
+    const [claimA, approveA, undoA, reclaimA] = [job('claim', a), job('approve', a, 'm1', temporary), job('undo', a), job('claim', a)];
+    for (const d of [claimA, approveA, undoA, reclaimA, job('dismiss', a)]) expect(await decide(deps, d)).toMatchObject({ ok: true });
+    // Case b: a claim left alone; case c: a temporary sanction left alone.
+    const claimB = job('claim', await stored('u-moot-b', 'r1'));
+    const approveC = job('approve', await stored('u-moot-c', 'r1'), 'm1', temporary);
+    for (const d of [claimB, approveC]) expect(await decide(deps, d)).toMatchObject({ ok: true });
+    await deps.relay.idle();
+    // Nothing scheduled yet: every deadline and expiry waits in the outbox.
+    expect(await deadlinesQueue.getJobCounts('delayed', 'waiting')).toEqual({ delayed: 0, waiting: 0 });
+    expect(await sanctionsQueue.getJob(`expire-${approveC.decisionId}`)).toBeUndefined();
+    expect(await store.pendingEffectsOf(claimB.decisionId)).toHaveLength(1);
+
+    await new Promise((r) => setTimeout(r, 1_200));
+    await deps.relay.sweep(0);
+    expect(await store.pendingEffects(Date.now(), 100)).toEqual([]);
+    const caseA = (await store.getReport(a))!.caseId;
+    const scheduled = (await deadlinesQueue.getJobs(['delayed', 'waiting'])).map((j) => j.id);
+    expect(scheduled).toEqual([`claim-expiry-${claimB.decisionId}`]);
+    expect(scheduled).not.toContain(`sla-${caseA}-${undoA.decisionId}`);
+    const expiry = await deadlinesQueue.getJob(`claim-expiry-${claimB.decisionId}`);
+    // Still due on time: a minute off, less the second waited.
+    expect(expiry!.opts.delay).toBeGreaterThan(55_000);
+    expect(await sanctionsQueue.getJob(`expire-${approveC.decisionId}`)).toBeDefined();
+    expect(await sanctionsQueue.getJob(`expire-${approveA.decisionId}`)).toBeUndefined();
   });
 
   it('a follow-up that fails (its Redis connection killed) leaves the decision applied and answered; the sweep carries it out once', async () => {

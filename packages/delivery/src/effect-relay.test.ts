@@ -18,12 +18,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A claim of a fresh case that owes effects of these kinds, in this order, under source `d1`. */
-async function claimOwing(kinds: string[]): Promise<void> {
+/**
+ * A claim of a fresh case of `userId` that owes effects of these kinds, in this order, under
+ * source `decisionId`; with `notBefore` the last one waits until then.
+ */
+async function claimOwing(kinds: string[], { userId = 'u1', decisionId = 'd1', notBefore }: { userId?: string; decisionId?: string; notBefore?: number } = {}): Promise<void> {
   const [saved] = await store.saveReports([
     {
-      id: 'r1',
-      userId: 'u1',
+      id: `r-${decisionId}`,
+      userId,
       reporterId: 'rep1',
       reporterPlatform: 'gameplatform',
       reportType: null,
@@ -39,8 +42,8 @@ async function claimOwing(kinds: string[]): Promise<void> {
     expectedVersion: c.version,
     expectedState: c.state,
     next: { state: 'claimed', claimedBy: 'm1' },
-    effects: kinds.map((kind, i) => ({ id: `d1:${i}-${kind}`, kind, payload: null })),
-    event: { decisionId: 'd1', action: 'claim', moderatorId: 'm1', at: 2_000, result: null },
+    effects: kinds.map((kind, i) => ({ id: `${decisionId}:${i}-${kind}`, kind, payload: null, ...(notBefore !== undefined && i === kinds.length - 1 && { notBefore }) })),
+    event: { decisionId, action: 'claim', moderatorId: 'm1', at: 2_000, result: null },
   });
 }
 
@@ -132,6 +135,45 @@ describe('EffectRelay', () => {
     await relay.idle();
     expect(ran).toEqual([]);
     expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:0-a', 'd1:1-b', 'd1:2-c']);
+  });
+
+  it('an effect that waits (notBefore) is left pending by runSplit, runSource and the sweep until it is due; then the sweep carries it out', async () => {
+    await claimOwing(['a', 'later'], { notBefore: Date.now() + 300 });
+    const ran: string[] = [];
+    const relay = new EffectRelay({ store, handlers: { a: async (e) => void ran.push(e.id), later: async (e) => void ran.push(e.id) } });
+    await relay.runSplit('d1', (e) => e.kind === 'later', () => undefined);
+    await relay.idle();
+    expect(await relay.runSource('d1')).toBe(true);
+    expect(await relay.sweep(0)).toBe(0);
+    expect(ran).toEqual(['d1:0-a']);
+    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:1-later']);
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await relay.sweep(0)).toBe(1);
+    expect(ran).toEqual(['d1:0-a', 'd1:1-later']);
+    expect(await store.pendingEffectsOf('d1')).toEqual([]);
+  });
+
+  it('the sweep goes on past a full batch while every source of it finishes, and stops at a batch with a failure', async () => {
+    for (const n of [1, 2, 3, 4, 5]) await claimOwing(['a'], { userId: `u${n}`, decisionId: `d${n}` });
+    const ran: string[] = [];
+    const relay = new EffectRelay({ store, handlers: { a: async (e) => void ran.push(e.sourceId) } });
+    expect(await relay.sweep(0, 2)).toBe(5);
+    expect(ran).toEqual(['d1', 'd2', 'd3', 'd4', 'd5']);
+
+    for (const n of [6, 7, 8]) await claimOwing(['b'], { userId: `u${n}`, decisionId: `d${n}` });
+    let calls = 0;
+    const failing = new EffectRelay({
+      store,
+      handlers: {
+        b: async (e) => {
+          calls += 1;
+          if (e.sourceId === 'd6') throw new Error('platform down');
+        },
+      },
+    });
+    // d6 comes first in every batch while it fails: one attempt per sweep, not one per batch.
+    expect(await failing.sweep(0, 1)).toBe(0);
+    expect(calls).toBe(1);
   });
 
   it('an effect kind without a handler stays pending and is reported', async () => {

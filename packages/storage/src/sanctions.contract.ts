@@ -380,6 +380,23 @@ export function describeSanctionsContract(store: () => Store): void {
       expect((await store().pendingEffectsOf('d-claim')).map((e) => e.id)).toEqual(ids);
     });
 
+    it('an effect that waits is recorded at its notBefore, never before the change itself: pending reads leave it out until then', async () => {
+      const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
+      const opened = (await store().getCase(saved!.caseId))!;
+      const effects = [effect('d-claim:0-guard'), { ...effect('d-claim:1-later'), notBefore: 50_000 }, { ...effect('d-claim:2-past'), notBefore: 10 }];
+      await store().transitionCase(step(opened, 'claimed', 'd-claim', { effects }, 2_000));
+      // Sorted by the time each waits for: the one due before the change keeps its place.
+      expect((await store().pendingEffectsOf('d-claim')).map((e) => [e.id, e.createdAt])).toEqual([
+        ['d-claim:0-guard', 2_000],
+        ['d-claim:2-past', 2_000],
+        ['d-claim:1-later', 50_000],
+      ]);
+      expect((await store().pendingEffects(49_999, 10)).map((e) => e.id)).toEqual(['d-claim:0-guard', 'd-claim:2-past']);
+      await store().completeEffects(['d-claim:0-guard', 'd-claim:2-past'], 3_000);
+      expect(await store().pendingEffects(49_999, 10)).toEqual([]);
+      expect((await store().pendingEffects(50_000, 10)).map((e) => e.id)).toEqual(['d-claim:1-later']);
+    });
+
     it('a refused compare-and-set records no effect and no sanction', async () => {
       const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
       const opened = (await store().getCase(saved!.caseId))!;
