@@ -3,7 +3,11 @@ import { jobIdFor, type SanctionJob } from '@rm/contracts';
 import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects, type EffectRelay } from '@rm/delivery';
 import type { Store } from '@rm/storage';
 
-/** How often the sweep runs, and how old a pending effect must be before the sweep takes it. */
+/**
+ * How often the sweep runs, and how old a pending effect must be before the sweep takes it.
+ * Together well under SCHEDULE_AHEAD_MS (effects.ts), so a deadline that waited in the outbox is
+ * still scheduled before it is due.
+ */
 export const SWEEP_EVERY_MS = 5_000;
 const SWEEP_MIN_AGE_MS = 10_000;
 /** How long a done effect is kept (to look into what a decision did) before the sweep deletes it. */
