@@ -24,6 +24,12 @@ export interface RedisConnectionOptions {
   autoPipelining?: boolean;
   /** Connection errors go here instead of ioredis's own unhandled-error printout. */
   onError?: (err: Error) => void;
+  /**
+   * How long `disconnect()` gives the socket to close before destroying it (ioredis: 2 s, on a
+   * timer that keeps the process alive). The socket of a connect that failed never closes by
+   * itself, so a process about to exit (the CLI, Redis down) sat out the whole wait.
+   */
+  disconnectTimeoutMs?: number;
 }
 
 /** One place that knows how we talk to Redis. BullMQ needs maxRetriesPerRequest: null on its connections. */
@@ -32,9 +38,10 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
   const perCommand: RedisOptions = options.failFast ? { maxRetriesPerRequest: 1, commandTimeout: 2_000 } : { maxRetriesPerRequest: null };
   const offlineQueue = !options.failFast;
   const autoPipelining = Boolean(options.autoPipelining);
+  const disconnect: RedisOptions = options.disconnectTimeoutMs !== undefined ? { disconnectTimeout: options.disconnectTimeoutMs } : {};
   const redis = target.REDIS_CLUSTER_NODES
     ? new Cluster(target.REDIS_CLUSTER_NODES, {
-        redisOptions: { ...credentialsOf(target.REDIS_URL), connectTimeout: 5_000, ...perCommand },
+        redisOptions: { ...credentialsOf(target.REDIS_URL), connectTimeout: 5_000, ...perCommand, ...disconnect },
         clusterRetryStrategy: retry,
         enableOfflineQueue: offlineQueue,
         enableAutoPipelining: autoPipelining,
@@ -45,6 +52,7 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         enableOfflineQueue: offlineQueue,
         enableAutoPipelining: autoPipelining,
         ...perCommand,
+        ...disconnect,
       });
   redis.on('error', options.onError ?? (() => undefined));
   return redis;

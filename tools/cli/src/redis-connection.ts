@@ -5,7 +5,8 @@ import { createRedis, waitForRedis, type CommonConfig, type Redis } from '@rm/ru
  * BullMQ are most of what a CLI run would otherwise load.
  */
 export async function connectRedis(config: CommonConfig, timeoutMs: number): Promise<Redis> {
-  const connection = createRedis(config);
+  // The CLI exits right after: a dead socket need not be waited for (createRedis).
+  const connection = createRedis(config, { disconnectTimeoutMs: 100 });
   try {
     await waitForRedis(connection, timeoutMs);
   } catch (err) {

@@ -42,3 +42,17 @@ export async function retryInBackground(attempt: () => Promise<unknown>, onGiveU
   }
   onGiveUp(last ?? new Error('gave up'));
 }
+
+/**
+ * Runs `attempt` now and answers its result, so that the caller is answered after it (a client
+ * retrying at once finds what was released free); if it fails, it goes on in the background
+ * (retryInBackground) and this answers undefined.
+ */
+export async function nowOrInBackground<T>(attempt: () => Promise<T>, onGiveUp: (err: Error) => void): Promise<T | undefined> {
+  try {
+    return await attempt();
+  } catch {
+    void retryInBackground(attempt, onGiveUp);
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
 import { MicroBatcher, type Redis } from '@rm/runtime';
-import { retryInBackground, sendUntilConfirmed } from './confirm.js';
+import { nowOrInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 type Submission = { check: Stamped; report: IntakeReport };
@@ -59,14 +59,10 @@ export class OneTripIntake implements Intake {
 
   /** The taken job's outcomes, or null: abandoned now, or tried again in the background until it is. */
   private async abandon(checks: Stamped[], verdictsKey: string): Promise<ReserveOutcome[] | null> {
-    try {
-      return await this.guard.abandonRecorded(this.connection, checks, verdictsKey);
-    } catch {
-      void retryInBackground(
-        () => this.guard.abandonRecorded(this.connection, checks, verdictsKey),
-        (err) => this.onAbandonFailed(err, verdictsKey),
-      );
-      return null;
-    }
+    const taken = await nowOrInBackground(
+      () => this.guard.abandonRecorded(this.connection, checks, verdictsKey),
+      (err) => this.onAbandonFailed(err, verdictsKey),
+    );
+    return taken ?? null;
   }
 }

@@ -3,7 +3,7 @@ import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
 import { MicroBatcher } from '@rm/runtime';
 import { orUnavailable } from '../errors/unavailable.js';
-import { retryInBackground, sendUntilConfirmed } from './confirm.js';
+import { nowOrInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 
 /**
@@ -38,21 +38,22 @@ export class TwoStepIntake implements Intake {
     const request = stamped({ ...check, reportId: report.reportId });
     const [reserved] = await sendUntilConfirmed(() => Promise.allSettled([this.guard.reserve(request)] as const));
     if (reserved.status === 'rejected') {
-      this.releaseLater(request);
+      await this.release(request);
       return orUnavailable('Redis', () => Promise.reject(reserved.reason as Error));
     }
     if (!reserved.value.ok) return reserved.value;
     try {
       await this.jobs.submit(report);
     } catch (err) {
-      this.releaseLater(request);
+      await this.release(request);
       throw queueUnavailable(err);
     }
     return reserved.value;
   }
 
-  private releaseLater(request: Stamped): void {
-    void retryInBackground(
+  /** Before the caller is told to retry, so a retry at once is not refused by its own reservation; in the background while Redis is out of reach. */
+  private async release(request: Stamped): Promise<void> {
+    await nowOrInBackground(
       () => this.guard.release(request),
       (err) => this.onReleaseFailed(err, request.reportId!),
     );
