@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
-import { decisionScenario } from './decision-scenario.js';
+import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { benchSystem, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
@@ -150,6 +150,11 @@ async function main() {
   }
   await shoot('sanctionFeed', `${base(3900)}/v1/sanctions?limit=1000`, { headers }, '1,000 events per read');
 
+  // (f0) the ceiling of the decision cycles, right before them: the bare decision stack.
+  say(`bare decision stack: ${CONNECTIONS} cases, ${DURATION} s`);
+  const bareDecisions = await bareDecisionScenario({ env, port: 3903, connections: CONNECTIONS, durationSec: DURATION, running });
+  say(`bare decision stack: ${bareDecisions.cyclesPerSec} cycles/s, ${bareDecisions.cpu.perDecisionMs} ms of CPU per decision`);
+
   // The workers now; they serve the decision cycles alone (the submits' backlog is gone; the drain
   // rate is measured on its own below).
   const workers = ['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, { ...env, METRICS_PORT: '0' }));
@@ -200,7 +205,7 @@ async function main() {
 
   const order = ['hello', 'bareQueue', 'submit', 'submitEvidence', 'submitEverysec', 'check', 'list', 'helloBeforeSanctions', 'helloSanctionRequests', 'sanctionStatus', 'sanctionFeed'];
   const scenarios: BenchResults['scenarios'] = Object.fromEntries(order.filter((name) => runs[name]).map((name) => [name, combine(runs[name]!.results, runs[name]!.note)]));
-  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles: decisions.cycles, cyclesAtOne: decisions.cyclesAtOne, decisionCpu: decisions.cpu, drain, banWave: wave, rssMb: rss, ratios: ratios(scenarios, drain) };
+  const results: BenchResults = { machine: machine(), connections: CONNECTIONS, durationSec: DURATION, warmupSec: WARMUP, rounds: ROUNDS, scenarios, cycles: decisions.cycles, cyclesAtOne: decisions.cyclesAtOne, decisionCpu: decisions.cpu, bareDecisions, drain, banWave: wave, rssMb: rss, ratios: ratios(scenarios, drain, decisions.cycles.cyclesPerSec, bareDecisions.cyclesPerSec) };
   const md = markdown(results);
   const out = join(ROOT, 'bench/results');
   mkdirSync(out, { recursive: true });

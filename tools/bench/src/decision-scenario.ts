@@ -2,6 +2,15 @@ import { meterCpu } from './cpu.js';
 import { decisionCycles } from './cycles.js';
 import { untilDrained } from './drain.js';
 import { importUsers, submissionBody } from './fixtures.js';
+import { redisProcs, startProcess, waitHttp, type Proc } from './processes.js';
+
+/** CPU per decision over `procs` (named as meterCpu gave them) and the load generator's. */
+function cpuPerDecision(seconds: Record<string, number>, procs: { name: string }[], cycles: number) {
+  const decisions = Math.max(1, cycles * 3);
+  const perDecision = (s: number) => Math.round((s / decisions) * 1000 * 100) / 100;
+  const systemSeconds = procs.reduce((sum, p) => sum + (seconds[p.name] ?? 0), 0);
+  return { seconds, perDecisionMs: perDecision(systemSeconds), loadGeneratorPerDecisionMs: perDecision(seconds['load generator'] ?? 0) };
+}
 
 export interface DecisionFigures {
   cycles: Awaited<ReturnType<typeof decisionCycles>>;
@@ -36,10 +45,38 @@ export async function decisionScenario(o: {
   await untilDrained(o.env, o.prefix);
   const stopMeter = meterCpu([...o.procs, { name: 'load generator', pid: process.pid }]);
   const cycles = await decisionCycles(o.baseUrl, o.auth, caseIds, o.moderatorId, o.durationSec);
-  const seconds = stopMeter();
-  const decisions = Math.max(1, cycles.cycles * 3);
-  const systemSeconds = o.procs.reduce((sum, p) => sum + (seconds[p.name] ?? 0), 0);
-  const perDecision = (s: number) => Math.round((s / decisions) * 1000 * 100) / 100;
+  const cpu = cpuPerDecision(stopMeter(), o.procs, cycles.cycles);
   const cyclesAtOne = await decisionCycles(o.baseUrl, o.auth, caseIds.slice(0, 1), o.moderatorId, o.durationSec);
-  return { cycles, cyclesAtOne, cpu: { seconds, perDecisionMs: perDecision(systemSeconds), loadGeneratorPerDecisionMs: perDecision(seconds['load generator'] ?? 0) } };
+  return { cycles, cyclesAtOne, cpu };
+}
+
+export interface BareDecisionFigures {
+  cyclesPerSec: number;
+  cpu: DecisionFigures['cpu'];
+}
+
+/**
+ * The ceiling of (f): the same cycles against the bare decision stack (bare/decision-gateway.ts
+ * and bare/decision-worker.ts, started here and stopped after): HTTP, the body's zod check, one
+ * BullMQ job and the answer over pub/sub per decision, with nothing stored. Its CPU is metered
+ * over its two processes and Redis; `running` holds them meanwhile, for the bench's cleanup.
+ */
+export async function bareDecisionScenario(o: { env: NodeJS.ProcessEnv; port: number; connections: number; durationSec: number; running: Proc[] }): Promise<BareDecisionFigures> {
+  const gateway = startProcess('bare decision gateway', 'tools/bench/dist/bare/decision-gateway.js', { ...o.env, PORT: String(o.port) });
+  const worker = startProcess('bare decision worker', 'tools/bench/dist/bare/decision-worker.js', o.env);
+  o.running.push(gateway, worker);
+  try {
+    const baseUrl = `http://127.0.0.1:${o.port}`;
+    await waitHttp(`${baseUrl}/`);
+    const procs = [...[gateway, worker].map((p) => ({ name: p.name, pid: p.pid })), ...redisProcs()];
+    const stopMeter = meterCpu([...procs, { name: 'load generator', pid: process.pid }]);
+    const ids = Array.from({ length: o.connections }, (_, i) => `bare-${i}`);
+    const cycles = await decisionCycles(baseUrl, '', ids, 'bench-mod', o.durationSec);
+    return { cyclesPerSec: cycles.cyclesPerSec, cpu: cpuPerDecision(stopMeter(), procs, cycles.cycles) };
+  } finally {
+    for (const p of [gateway, worker]) {
+      await p.stop();
+      o.running.splice(o.running.indexOf(p), 1);
+    }
+  }
 }

@@ -1,7 +1,7 @@
 // `npm run bench -- decisions`: only the decision cycles (f) of the full bench, on a system of its
 // own: a gateway and the three workers on the SQLite store. Quick enough to compare two builds.
 // Expects REDIS_URL (and REDIS_PID for Redis's share of the CPU).
-import { decisionScenario } from './decision-scenario.js';
+import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { addModerator, createAdminKey } from './fixtures.js';
 import { benchSystem, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
 
@@ -14,6 +14,9 @@ const { dataDir, env } = benchSystem('decisions', { KEY_PREFIX: prefix, METRICS_
 const running: Proc[] = [];
 
 await runBench(async () => {
+  // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
+  const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
+  say(`bare decision stack: ${bare.cyclesPerSec} cycles/s, ${bare.cpu.perDecisionMs} ms of CPU per decision`);
   const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
@@ -34,5 +37,6 @@ await runBench(async () => {
   say(`${CONNECTIONS} at once: ${figures.cycles.cyclesPerSec} cycles/s (${steps(figures.cycles)})`);
   say(`one moderator: ${figures.cyclesAtOne.cyclesPerSec} cycles/s (${steps(figures.cyclesAtOne)})`);
   say(`CPU per decision: ${figures.cpu.perDecisionMs} ms over the system (load generator ${figures.cpu.loadGeneratorPerDecisionMs} ms); seconds: ${JSON.stringify(figures.cpu.seconds)}`);
-  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  say(`cycles at ${CONNECTIONS} / the bare stack's: ${Math.round((figures.cycles.cyclesPerSec / bare.cyclesPerSec) * 100) / 100}`);
+  process.stdout.write(`${JSON.stringify({ ...figures, bare })}\n`);
 }, { say, running, dataDir });

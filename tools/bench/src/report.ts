@@ -34,7 +34,7 @@ export function combine(results: CannonResult[], note?: string): BenchResults['s
 
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
-export function ratios(s: BenchResults['scenarios'], drain: DrainResult[]): Record<string, number> {
+export function ratios(s: BenchResults['scenarios'], drain: DrainResult[], cyclesPerSec = 0, bareCyclesPerSec = 0): Record<string, number> {
   const r = (name: string) => s[name]?.reqPerSec ?? 0;
   /**
    * The median of the rounds' own ratios: the two sides of a round ran seconds apart, and one round
@@ -56,6 +56,7 @@ export function ratios(s: BenchResults['scenarios'], drain: DrainResult[]): Reco
     sanctionStatusOverPlainHello: ratio(r('sanctionStatus'), r('helloBeforeSanctions')),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
     drainAt10OverSubmit: ratio(drain.find((d) => d.concurrency === 10)?.reportsPerSec ?? 0, r('submit')),
+    decisionCyclesOverBareStack: ratio(cyclesPerSec, bareCyclesPerSec),
   };
 }
 
@@ -81,6 +82,11 @@ export function markdown(b: BenchResults): string {
     cyclesLine('Decision cycles (claim → approve → undo)', b.cycles),
     cyclesLine('The same at one moderator', b.cyclesAtOne),
     `CPU per decision during the cycles: **${b.decisionCpu.perDecisionMs} ms** over the gateway, the workers and Redis (load generator apart: ${b.decisionCpu.loadGeneratorPerDecisionMs} ms); seconds per process: ${Object.entries(b.decisionCpu.seconds).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    ...(b.bareDecisions
+      ? [
+          `Their ceiling, the bare decision stack right before them (Fastify + zod + one BullMQ job per decision, answered over pub/sub by a worker that stores nothing): ${b.bareDecisions.cyclesPerSec} cycles/s, ${b.bareDecisions.cpu.perDecisionMs} ms of CPU per decision; seconds per process: ${Object.entries(b.bareDecisions.cpu.seconds).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+        ]
+      : []),
     '',
     `Intake drain: reports submitted through a gateway with no worker running, then stored by one intake worker; ${b.rounds} rounds per concurrency, their totals.`,
     '',

@@ -1,6 +1,6 @@
 import type { BanWaveResult } from './ban-wave.js';
 import type { CannonResult } from './cannon.js';
-import type { DecisionFigures } from './decision-scenario.js';
+import type { BareDecisionFigures, DecisionFigures } from './decision-scenario.js';
 import type { DrainResult } from './drain.js';
 
 export type Cycles = { cyclesPerSec: number; cycles: number; steps: Record<string, { reqPerSec: number; p50: number; p99: number }> };
@@ -21,6 +21,8 @@ export interface BenchResults {
   cyclesAtOne: Cycles;
   /** CPU seconds per process over the cycles at `connections`, and per decision. */
   decisionCpu: DecisionFigures['cpu'];
+  /** The ceiling of the cycles: the bare decision stack, run right before them. */
+  bareDecisions?: BareDecisionFigures;
   drain: DrainResult[];
   /** A ban wave through the sanctions API (10,000 in batches of 1,000), first request to last feed event read. */
   banWave?: BanWaveResult;
