@@ -53,6 +53,8 @@ export async function decisionScenario(o: {
 export interface BareDecisionFigures {
   cyclesPerSec: number;
   cpu: DecisionFigures['cpu'];
+  /** The same at one moderator: what the plumbing alone costs a person's click. */
+  cyclesAtOne: DecisionFigures['cyclesAtOne'];
 }
 
 /**
@@ -72,7 +74,9 @@ export async function bareDecisionScenario(o: { env: NodeJS.ProcessEnv; port: nu
     const stopMeter = meterCpu([...procs, { name: 'load generator', pid: process.pid }]);
     const ids = Array.from({ length: o.connections }, (_, i) => `bare-${i}`);
     const cycles = await decisionCycles(baseUrl, '', ids, 'bench-mod', o.durationSec);
-    return { cyclesPerSec: cycles.cyclesPerSec, cpu: cpuPerDecision(stopMeter(), procs, cycles.cycles) };
+    const cpu = cpuPerDecision(stopMeter(), procs, cycles.cycles);
+    const cyclesAtOne = await decisionCycles(baseUrl, '', ids.slice(0, 1), 'bench-mod', o.durationSec);
+    return { cyclesPerSec: cycles.cyclesPerSec, cpu, cyclesAtOne };
   } finally {
     for (const p of [gateway, worker]) {
       await p.stop();

@@ -16,7 +16,6 @@ const running: Proc[] = [];
 await runBench(async () => {
   // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
   const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
-  say(`bare decision stack: ${bare.cyclesPerSec} cycles/s, ${bare.cpu.perDecisionMs} ms of CPU per decision`);
   const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
@@ -34,6 +33,7 @@ await runBench(async () => {
     procs: [...running.map((p) => ({ name: p.name, pid: p.pid })), ...redisProcs()],
   });
   const steps = (c: typeof figures.cycles) => Object.entries(c.steps).map(([k, s]) => `${k} p50 ${s.p50} ms`).join(', ');
+  say(`bare decision stack: ${bare.cyclesPerSec} cycles/s, ${bare.cpu.perDecisionMs} ms of CPU per decision; at one moderator ${steps(bare.cyclesAtOne)}`);
   say(`${CONNECTIONS} at once: ${figures.cycles.cyclesPerSec} cycles/s (${steps(figures.cycles)})`);
   say(`one moderator: ${figures.cyclesAtOne.cyclesPerSec} cycles/s (${steps(figures.cyclesAtOne)})`);
   say(`CPU per decision: ${figures.cpu.perDecisionMs} ms over the system (load generator ${figures.cpu.loadGeneratorPerDecisionMs} ms); seconds: ${JSON.stringify(figures.cpu.seconds)}`);

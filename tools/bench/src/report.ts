@@ -85,6 +85,7 @@ export function markdown(b: BenchResults): string {
     ...(b.bareDecisions
       ? [
           `Their ceiling, the bare decision stack right before them (Fastify + zod + one BullMQ job per decision, answered over pub/sub by a worker that stores nothing): ${b.bareDecisions.cyclesPerSec} cycles/s, ${b.bareDecisions.cpu.perDecisionMs} ms of CPU per decision; seconds per process: ${Object.entries(b.bareDecisions.cpu.seconds).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+          cyclesLine('The bare stack at one moderator', b.bareDecisions.cyclesAtOne),
         ]
       : []),
     '',
