@@ -39,6 +39,30 @@ describe('groupCommit', () => {
     close();
   });
 
+  it('a later write rides the next group, or commits alone, unsynced, once LATER_MS have passed', async () => {
+    // On /dev/null every sync fails: what settles without an error was never synced.
+    const { commit, later, close } = groupCommit(db, '/dev/null');
+    const alone = later(insert('e'));
+    expect(ids()).toEqual([]);
+    await expect(alone).resolves.toBe(1);
+    expect(ids()).toEqual(['e']);
+    // Asked before a commit, it joins the commit's group and settles with it.
+    const riding = later(insert('f'));
+    await expect(commit(insert('g'))).rejects.toMatchObject({ code: 'EINVAL' });
+    await expect(riding).rejects.toMatchObject({ code: 'EINVAL' });
+    expect(ids()).toEqual(['e', 'f', 'g']);
+    close();
+  });
+
+  it('commits what waits when it closes, and refuses later writes after', async () => {
+    const { later, close } = groupCommit(db, `${file}-wal`);
+    const waiting = later(insert('h'));
+    close();
+    await expect(waiting).resolves.toBe(1);
+    expect(ids()).toEqual(['h']);
+    await expect(later(insert('i'))).rejects.toThrow('the store is closed');
+  });
+
   it('refuses writes once closed', async () => {
     const { commit, close } = groupCommit(db, `${file}-wal`);
     close();

@@ -3,6 +3,12 @@ import type Database from 'better-sqlite3';
 import { withoutSync } from './durability.js';
 
 type Pending = { work: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+
+/**
+ * How long a write that needs no commit of its own (`later`) waits for a group to ride with
+ * before it commits alone.
+ */
+export const LATER_MS = 25;
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 /**
@@ -20,8 +26,15 @@ type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
  * (`synchronous = NORMAL`), then the WAL file is fsync'd on libuv's thread pool, and only then do
  * the promises settle. The worker meanwhile runs other decisions' code instead of blocking in
  * the commit. A checkpoint that moves these frames into the database file first syncs it itself.
+ *
+ * `later` is for bookkeeping whose loss in a crash is harmless (the outbox's done marks): it rides
+ * the next group, where its pages are mostly those the group writes anyway, instead of a write
+ * transaction of its own per call; with no group within LATER_MS it commits alone, unsynced.
  */
-export function groupCommit(db: Database.Database, walFile: string): { commit: <T>(work: () => T) => Promise<T>; close: () => void } {
+export function groupCommit(
+  db: Database.Database,
+  walFile: string,
+): { commit: <T>(work: () => T) => Promise<T>; later: <T>(work: () => T) => Promise<T>; close: () => void } {
   // Nested inside `commitAll`, better-sqlite3 runs a transaction function as a savepoint.
   const inSavepoint = db.transaction((work: () => unknown) => work());
   const commitAll = db.transaction((batch: Pending[]) =>
@@ -34,6 +47,8 @@ export function groupCommit(db: Database.Database, walFile: string): { commit: <
     }),
   );
   let pending: Pending[] = [];
+  let laters: Pending[] = [];
+  let laterTimer: NodeJS.Timeout | null = null;
   // The store is in WAL mode by now, so the file exists, and stays while a connection is open.
   const wal = openSync(walFile, 'r+');
   // Closed only once no fsync is in flight: a number reused by another file would sync that one.
@@ -43,8 +58,13 @@ export function groupCommit(db: Database.Database, walFile: string): { commit: <
     if (closed && syncing === 0) closeSync(wal);
   };
   const flush = () => {
-    const batch = pending;
+    const synced = pending.length > 0;
+    const batch = [...pending, ...laters];
     pending = [];
+    laters = [];
+    if (laterTimer) clearTimeout(laterTimer);
+    laterTimer = null;
+    if (batch.length === 0) return;
     let outcomes: Outcome[];
     try {
       if (closed) throw new Error('the store is closed');
@@ -54,26 +74,33 @@ export function groupCommit(db: Database.Database, walFile: string): { commit: <
       for (const p of batch) p.reject(err);
       return;
     }
+    if (!synced) {
+      batch.forEach((p, i) => settle(p, outcomes[i]!));
+      return;
+    }
     syncing += 1;
     fsync(wal, (err) => {
       syncing -= 1;
       closeIfIdle();
-      batch.forEach((p, i) => {
-        const o = outcomes[i]!;
-        // Not known to be on disk: the callers retry, and a retried decision finds itself recorded.
-        if (err) p.reject(err);
-        else if (o.ok) p.resolve(o.value);
-        else p.reject(o.err);
-      });
+      // Not known to be on disk: the callers retry, and a retried decision finds itself recorded.
+      batch.forEach((p, i) => (err ? p.reject(err) : settle(p, outcomes[i]!)));
     });
   };
+  const settle = (p: Pending, o: Outcome) => (o.ok ? p.resolve(o.value) : p.reject(o.err));
   return {
     commit: <T>(work: () => T) =>
       new Promise<T>((resolve, reject) => {
         if (pending.push({ work, resolve: resolve as (v: unknown) => void, reject }) === 1) setImmediate(flush);
       }),
+    later: <T>(work: () => T) =>
+      new Promise<T>((resolve, reject) => {
+        laters.push({ work, resolve: resolve as (v: unknown) => void, reject });
+        laterTimer ??= setTimeout(flush, LATER_MS);
+      }),
     close: () => {
       if (closed) return;
+      // What is waiting commits now rather than fail after the store is gone.
+      flush();
       closed = true;
       closeIfIdle();
     },

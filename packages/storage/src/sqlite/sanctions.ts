@@ -166,7 +166,8 @@ type SanctionMethods = Pick<
   | 'pruneEffects'
 >;
 
-export function sqliteSanctions(db: Database.Database) {
+/** `later`: the group commit's ride for bookkeeping writes (group-commit.ts). */
+export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T) => Promise<T>) {
   const q = {
     insert: db.prepare<[InsertRow]>(
       `INSERT INTO sanctions (id, user_id, case_id, kind, blocks_login, category, source_type, source_id, idempotency_key, effective_at, ladder,
@@ -247,9 +248,9 @@ export function sqliteSanctions(db: Database.Database) {
     return after;
   };
   const endTx = db.transaction(endNow);
-  const completeAll = db.transaction((ids: string[], at: number) => {
+  const completeAll = (ids: string[], at: number) => {
     for (const id of ids) q.complete.run(at, id);
-  });
+  };
   /** Inserts a sanction and, when it is effective now, its feed event. */
   const insert = (row: InsertRow): SanctionRecord => {
     q.insert.run(row);
@@ -408,8 +409,8 @@ export function sqliteSanctions(db: Database.Database) {
         return q.pending.all(createdBefore, limit).map(toEffect);
       },
       async completeEffects(ids, at) {
-        // Bookkeeping: lost in a power cut, an effect runs again, and every effect is idempotent.
-        withoutSync(db, () => completeAll(ids, at));
+        // Bookkeeping: lost in a crash, an effect runs again, and every effect is idempotent.
+        await later(() => completeAll(ids, at));
       },
       async pruneEffects(doneBefore, limit) {
         // Lost in a power cut, the rows are pruned again next time.

@@ -171,7 +171,9 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     ),
   };
 
-  const sanctions = sqliteSanctions(db);
+  // The writes of the decision and chat paths commit in groups (group-commit.ts).
+  const { commit, later, close: closeCommits } = groupCommit(db, `${file}-wal`);
+  const sanctions = sqliteSanctions(db, later);
   const triage = sqliteTriage(db);
   const outcomes = sqliteReporterOutcomes(db);
 
@@ -263,8 +265,6 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     return toDelivery(q.findDelivery.get(d.key)!);
   });
 
-  // The writes of the decision and chat paths commit in groups (group-commit.ts).
-  const { commit, close: closeCommits } = groupCommit(db, `${file}-wal`);
   let closed = false;
   return {
     kind: 'sqlite',
