@@ -4,6 +4,14 @@ import { untilDrained } from './drain.js';
 import { importUsers, submissionBody } from './fixtures.js';
 import { redisProcs, startProcess, waitHttp, type Proc } from './processes.js';
 
+/**
+ * Cycles run before the measured ones, unmeasured: a process just started spends its first
+ * seconds compiling its hot paths (V8's optimizing compiler, on threads of its own: a tenth of the
+ * system's CPU in the measured 10 s when they came first), which a long-running service has
+ * paid long before. Both stacks warm up the same.
+ */
+export const WARMUP_SEC = 3;
+
 /** CPU per decision over `procs` (named as meterCpu gave them) and the load generator's. */
 function cpuPerDecision(seconds: Record<string, number>, procs: { name: string }[], cycles: number) {
   const decisions = Math.max(1, cycles * 3);
@@ -43,6 +51,7 @@ export async function decisionScenario(o: {
     caseIds.push(((await res.json()) as { id: string }).id);
   }
   await untilDrained(o.env, o.prefix);
+  await decisionCycles(o.baseUrl, o.auth, caseIds, o.moderatorId, WARMUP_SEC);
   const stopMeter = meterCpu([...o.procs, { name: 'load generator', pid: process.pid }]);
   const cycles = await decisionCycles(o.baseUrl, o.auth, caseIds, o.moderatorId, o.durationSec);
   const cpu = cpuPerDecision(stopMeter(), o.procs, cycles.cycles);
@@ -71,8 +80,9 @@ export async function bareDecisionScenario(o: { env: NodeJS.ProcessEnv; port: nu
     const baseUrl = `http://127.0.0.1:${o.port}`;
     await waitHttp(`${baseUrl}/`);
     const procs = [...[gateway, worker].map((p) => ({ name: p.name, pid: p.pid })), ...redisProcs()];
-    const stopMeter = meterCpu([...procs, { name: 'load generator', pid: process.pid }]);
     const ids = Array.from({ length: o.connections }, (_, i) => `bare-${i}`);
+    await decisionCycles(baseUrl, '', ids, 'bench-mod', WARMUP_SEC);
+    const stopMeter = meterCpu([...procs, { name: 'load generator', pid: process.pid }]);
     const cycles = await decisionCycles(baseUrl, '', ids, 'bench-mod', o.durationSec);
     const cpu = cpuPerDecision(stopMeter(), procs, cycles.cycles);
     const cyclesAtOne = await decisionCycles(baseUrl, '', ids.slice(0, 1), 'bench-mod', o.durationSec);
