@@ -10,7 +10,7 @@ import { redisProcs, startProcess, waitHttp, type Proc } from './processes.js';
  * system's CPU in the measured 10 s when they came first), which a long-running service has
  * paid long before. Both stacks warm up the same.
  */
-export const WARMUP_SEC = 3;
+export const WARMUP_SEC = 15;
 
 /** CPU per decision over `procs` (named as meterCpu gave them) and the load generator's. */
 function cpuPerDecision(seconds: Record<string, number>, procs: { name: string }[], cycles: number) {
