@@ -99,6 +99,10 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   // its WAL off the event loop before it answers (group-commit.ts).
   db.pragma(`synchronous = ${SYNCHRONOUS}`);
   db.pragma('foreign_keys = ON');
+  // The savepoints' sub-journals in memory: on the default (a file) every group commit whose
+  // savepoints saved more than 64 KiB of pages created, wrote, closed and deleted a temporary file
+  // (docs/performance.md). They hold copies of pages a savepoint changed, so they stay small.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
   // job retry (with backoff) does the rest.
