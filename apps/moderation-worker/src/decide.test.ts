@@ -7,7 +7,7 @@ import { createDeadlines, createRedis, openQueue, type Deadlines, type Redis } f
 import { DEFAULT_POLICY, queueSettingsOf } from '@rm/triage';
 import { createNotifier, EffectRelay, effectHandlers, type Notifier } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
-import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
+import { ReportGuard, UserStateSync } from '@rm/report-guard';
 import { openSqliteStore, type NewReport, type Store } from '@rm/storage';
 import type { DecisionJob } from '@rm/contracts';
 import type { Queue } from 'bullmq';
@@ -48,7 +48,6 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
     handlers: effectHandlers({
       store,
       userSync: new UserStateSync(connection, prefix),
-      statusCache: new SanctionStatusCache(connection, prefix),
       notify: n.notify,
       webhookConfigured: async () => webhookConfigured,
       scheduleDeadline: (j, dueAt) => scheduleUnlessMoot(store, deadlines, j, dueAt),

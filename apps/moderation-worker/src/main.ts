@@ -1,7 +1,7 @@
 import { createLogger, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
 import { createChatPlatform } from '@rm/platforms';
-import { ReportGuard, SanctionStatusCache, UserStateSync } from '@rm/report-guard';
+import { ReportGuard, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
 import { moderationConfig } from './config.js';
@@ -29,7 +29,6 @@ runMain('moderation-worker', async () => {
     handlers: effectHandlers({
       store,
       userSync,
-      statusCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
       notify: notifier.notify,
       webhookConfigured: () => webhookFlag.configured(),
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),

@@ -1,5 +1,5 @@
 import { reporterDmOutcome, type DeadlineJob, type NotificationJob, type NotificationOf, type SanctionEventView } from '@rm/contracts';
-import { isBannedBy, sanctionVersion, type CaseChange, type SanctionStatusCache, type UserStateSync } from '@rm/report-guard';
+import { isBannedBy, sanctionVersion, type CaseChange, type UserStateSync } from '@rm/report-guard';
 import type { EffectRecord, NewEffect, SanctionEvent, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
 import type { EffectHandler } from './effect-relay.js';
 
@@ -76,7 +76,6 @@ export const sanctionEndSource = (type: 'sanction.lifted' | 'sanction.expired', 
 export interface EffectDeps {
   store: Store;
   userSync: UserStateSync;
-  statusCache: SanctionStatusCache;
   notify: (job: NotificationJob) => Promise<void>;
   /** Whether a webhook is configured anywhere (WebhookFlag): without one, a sanction's webhook job is not queued. */
   webhookConfigured: () => Promise<boolean>;
@@ -134,8 +133,8 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
         // Only while the case is still as this change left it (a later decision syncs its own).
         if (c && isOpen === (p.change === 'reopen')) change = { kind: p.change, reporters: await deps.store.caseReporters(p.caseId) };
       }
+      // Invalidates the ban API's cached answer too (a tombstone of the version).
       await deps.userSync.apply(p.userId, { version, banned: isBannedBy(tally) }, change);
-      await deps.statusCache.invalidate(p.userId, version);
     },
     notify: async (e) => {
       const job = payload<'notify'>(e);

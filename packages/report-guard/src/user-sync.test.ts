@@ -30,6 +30,22 @@ describe('UserStateSync', () => {
     expect(await ask(guard, 'a')).toEqual({ ok: true });
   });
 
+  it("invalidates the ban API's cached answer in the same script, never over a newer one", async () => {
+    const prefix = fresh();
+    const sync = new UserStateSync(redis, prefix);
+    const cache = new SanctionStatusCache(redis, prefix);
+    await cache.put('u1', 1, '{"v":1}');
+    await sync.apply('u1', { version: 2, banned: true }, null);
+    expect(await cache.get('u1')).toBeNull();
+    // A rebuild that read storage before the change cannot put its answer back.
+    await cache.put('u1', 1, '{"v":1}');
+    expect(await cache.get('u1')).toBeNull();
+    await cache.put('u1', 3, '{"v":3}');
+    // A sync of an older change arriving late leaves the newer answer.
+    await sync.apply('u1', { version: 2, banned: true }, null);
+    expect(await cache.get('u1')).toBe('{"v":3}');
+  });
+
   it("closing a case removes only its reporters; reopening adds them back", async () => {
     const prefix = fresh();
     const sync = new UserStateSync(redis, prefix);

@@ -5,38 +5,66 @@ import { nameOf, type Reporter } from './report-guard.js';
 import { IN_CHUNKS } from './scripts.js';
 
 /**
- * KEYS: banned flag, its version, open-case flag, reporters (one user's slot). ARGV: the user's
- * sanction version (how many sanction changes storage holds for them), 1 if banned, then
- * 'close' / 'reopen' / 'none' and the decided case's reporters (`<platform>:<id>`).
+ * SET-IF-NEWER of a cached answer: the key holds '<version>|<json>'. Refused when the cached
+ * version is newer, or the same and not a tombstone (an empty body).
+ */
+const PUT_IF_NEWER_FN = `
+local function putIfNewer(key, version, json, ttl)
+  local cur = redis.call('GET', key)
+  if cur then
+    local sep = string.find(cur, '|', 1, true)
+    local v = tonumber(string.sub(cur, 1, sep - 1))
+    local new = tonumber(version)
+    if v > new or (v == new and string.sub(cur, sep + 1) ~= '') then return 0 end
+  end
+  redis.call('SET', key, version .. '|' .. json, 'PX', ttl)
+  return 1
+end
+`;
+
+/**
+ * KEYS: banned flag, its version, open-case flag, reporters, the ban API's cached answer (one
+ * user's slot). ARGV: the user's sanction version (how many sanction changes storage holds for
+ * them), 1 if banned, the cached answer's TTL, then 'close' / 'reopen' / 'none' and the decided
+ * case's reporters (`<platform>:<id>`).
  *
  * The ban flag follows only a newer version, so two syncs racing never leave an older answer.
  * Closing a case removes only that case's reporters, and the open flag only once no reporter is
  * left: a report accepted meanwhile (its reporter added by the submit, its case not stored yet)
- * keeps its mark. Reopening adds the case's reporters back.
+ * keeps its mark. Reopening adds the case's reporters back. The ban API's cached answer becomes a
+ * tombstone of the version (SanctionStatusCache.invalidate), in the same round trip.
  */
-const APPLY_USER_CHANGE = `${IN_CHUNKS}
+const APPLY_USER_CHANGE = `${IN_CHUNKS}${PUT_IF_NEWER_FN}
 local version = tonumber(ARGV[1])
 local current = tonumber(redis.call('GET', KEYS[2]) or '-1')
 if version > current then
   redis.call('SET', KEYS[2], ARGV[1])
   if ARGV[2] == '1' then redis.call('SET', KEYS[1], '1') else redis.call('DEL', KEYS[1]) end
 end
-if ARGV[3] == 'close' then
-  if #ARGV > 3 then inChunks('SREM', KEYS[4], 4, #ARGV) end
+if ARGV[4] == 'close' then
+  if #ARGV > 4 then inChunks('SREM', KEYS[4], 5, #ARGV) end
   if redis.call('SCARD', KEYS[4]) == 0 then redis.call('DEL', KEYS[3]) end
-elseif ARGV[3] == 'reopen' then
+elseif ARGV[4] == 'reopen' then
   redis.call('SET', KEYS[3], '1')
-  if #ARGV > 3 then inChunks('SADD', KEYS[4], 4, #ARGV) end
+  if #ARGV > 4 then inChunks('SADD', KEYS[4], 5, #ARGV) end
 end
+putIfNewer(KEYS[5], ARGV[1], '', ARGV[3])
 return 'ok'
 `;
+
+/** How long a cached answer lives unread-for-change; a miss just rebuilds it from storage. */
+const STATUS_TTL_MS = 10 * 60_000;
+
+/** The ban API's cached answer of a player (SanctionStatusCache), in the guard's slot of that player. */
+const statusKey = (prefix: string, userId: string) => `${prefix}:u:{${userId}}:sanctions`;
 
 export type CaseChange = { kind: 'close' | 'reopen'; reporters: Reporter[] } | null;
 
 /**
  * Applies a committed change (decision, lift, expiry) to the guard's Redis view of one user,
- * without overwriting what submits wrote meanwhile. Keys are ReportGuard's user keys (one hash
- * tag per user) plus the ban flag's version.
+ * without overwriting what submits wrote meanwhile, and invalidates the ban API's cached answer
+ * (SanctionStatusCache). Keys are ReportGuard's user keys (one hash tag per user), the ban flag's
+ * version and the cached answer.
  */
 export class UserStateSync {
   private readonly applyUserChange: ScriptFn;
@@ -45,38 +73,24 @@ export class UserStateSync {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    this.applyUserChange = luaScript(redis, APPLY_USER_CHANGE, 4);
+    this.applyUserChange = luaScript(redis, APPLY_USER_CHANGE, 5);
   }
 
   private keys(userId: string): string[] {
     const base = `${this.prefix}:u:{${userId}}`;
-    return [`${base}:banned`, `${base}:ban-version`, `${base}:open`, `${base}:reporters`];
+    return [`${base}:banned`, `${base}:ban-version`, `${base}:open`, `${base}:reporters`, statusKey(this.prefix, userId)];
   }
 
   async apply(userId: string, ban: { version: number; banned: boolean }, caseChange: CaseChange): Promise<void> {
-    await this.applyUserChange(...this.keys(userId), ban.version, ban.banned ? 1 : 0, caseChange?.kind ?? 'none', ...(caseChange?.reporters ?? []).map(nameOf));
+    const args = [ban.version, ban.banned ? 1 : 0, STATUS_TTL_MS, caseChange?.kind ?? 'none', ...(caseChange?.reporters ?? []).map(nameOf)];
+    await this.applyUserChange(...this.keys(userId), ...args);
   }
 }
 
-/**
- * SET-IF-NEWER of a cached answer: KEYS[1] holds '<version>|<json>'. Refused when the cached
- * version is newer, or the same and not a tombstone (an empty body). ARGV: version, json, ttl ms.
- */
-const PUT_IF_NEWER = `
-local cur = redis.call('GET', KEYS[1])
-if cur then
-  local sep = string.find(cur, '|', 1, true)
-  local v = tonumber(string.sub(cur, 1, sep - 1))
-  local body = string.sub(cur, sep + 1)
-  local new = tonumber(ARGV[1])
-  if v > new or (v == new and body ~= '') then return 0 end
-end
-redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[2], 'PX', ARGV[3])
-return 1
+/** KEYS: the cached answer. ARGV: version, json (empty: a tombstone), ttl ms. */
+const PUT_IF_NEWER = `${PUT_IF_NEWER_FN}
+return putIfNewer(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 `;
-
-/** How long a cached answer lives unread-for-change; a miss just rebuilds it from storage. */
-const STATUS_TTL_MS = 10 * 60_000;
 
 /**
  * The ban API's answer per player, cached in Redis (derived state: a miss rebuilds it from
@@ -94,7 +108,7 @@ export class SanctionStatusCache {
   }
 
   private key(userId: string): string {
-    return `${this.prefix}:u:{${userId}}:sanctions`;
+    return statusKey(this.prefix, userId);
   }
 
   /** The cached JSON answer, or null on a miss (or a tombstone). */
