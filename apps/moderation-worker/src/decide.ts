@@ -1,6 +1,6 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
 import type { EffectKind } from '@rm/delivery';
-import { OpenCaseConflictError, recordedEffect, type CaseEvent, type CaseRecord, type EffectRecord } from '@rm/storage';
+import { OpenCaseConflictError, type CaseEvent, type CaseRecord } from '@rm/storage';
 import { approvalSanction } from './approval-sanction.js';
 import { decisionEffects } from './decision-effects.js';
 import type { DecideDeps } from './deps.js';
@@ -53,7 +53,6 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
     const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId, { caseId: c.id, states: ['active'] }))[0] : undefined;
     const deadline = await deadlineOf(deps, job, c.id, at);
-    const effects = decisionEffects(deps.settings, job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline });
     try {
       const updated = await store.transitionCase({
         caseId: c.id,
@@ -63,7 +62,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         ...(p.ban && { ban: p.ban }),
         ...(sanction && { sanction }),
         // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
-        effects,
+        effects: decisionEffects(deps.settings, job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline }),
         event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again
@@ -71,7 +70,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
       if (err instanceof OpenCaseConflictError) throw newerCaseOpen(c.userId);
       throw err;
     }
-    await carryOut(deps, job.decisionId, effects.map((e) => recordedEffect(job.decisionId, e, at)));
+    await carryOut(deps, job.decisionId);
     return result;
   }
   throw new AppError('INTERNAL', 'The case kept changing under concurrent decisions; try again');
@@ -88,14 +87,14 @@ async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEven
 const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 'redis.user']);
 
 /**
- * Carries out the decision's recorded effects (`recorded`: as just committed; else read back): up to the last one the answer waits for now, the
+ * Carries out the decision's recorded effects: up to the last one the answer waits for now, the
  * rest (notifications, webhooks, an expiry, a deadline) right after, while the answer goes back. The decision
  * is committed: a failing effect stays pending for the sweep and never turns the answer into an
  * error, and one a crash cuts short is carried out by the sweep.
  */
-async function carryOut(deps: DecideDeps, decisionId: string, recorded?: EffectRecord[]): Promise<void> {
+async function carryOut(deps: DecideDeps, decisionId: string): Promise<void> {
   const onError = (err: unknown) => deps.onEffectError?.(err);
-  await deps.relay.runSplit(decisionId, (e) => !BEFORE_ANSWER.has(e.kind), onError, recorded).catch(onError);
+  await deps.relay.runSplit(decisionId, (e) => !BEFORE_ANSWER.has(e.kind), onError).catch(onError);
 }
 
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createStore, recordedEffect, type EffectRecord, type Store } from '@rm/storage';
+import { createStore, type EffectRecord, type Store } from '@rm/storage';
 import { EffectRelay } from './effect-relay.js';
 
 // The relay against the real embedded store: effects are recorded by a case transition, as a
@@ -22,7 +22,7 @@ afterEach(async () => {
  * A claim of a fresh case of `userId` that owes effects of these kinds, in this order, under
  * source `decisionId`; with `notBefore` the last one waits until then.
  */
-async function claimOwing(kinds: string[], { userId = 'u1', decisionId = 'd1', notBefore }: { userId?: string; decisionId?: string; notBefore?: number } = {}): Promise<EffectRecord[]> {
+async function claimOwing(kinds: string[], { userId = 'u1', decisionId = 'd1', notBefore }: { userId?: string; decisionId?: string; notBefore?: number } = {}): Promise<void> {
   const [saved] = await store.saveReports([
     {
       id: `r-${decisionId}`,
@@ -37,16 +37,14 @@ async function claimOwing(kinds: string[], { userId = 'u1', decisionId = 'd1', n
     },
   ]);
   const c = (await store.getCase(saved!.caseId))!;
-  const effects = kinds.map((kind, i) => ({ id: `${decisionId}:${i}-${kind}`, kind, payload: null, ...(notBefore !== undefined && i === kinds.length - 1 && { notBefore }) }));
   await store.transitionCase({
     caseId: c.id,
     expectedVersion: c.version,
     expectedState: c.state,
     next: { state: 'claimed', claimedBy: 'm1' },
-    effects,
+    effects: kinds.map((kind, i) => ({ id: `${decisionId}:${i}-${kind}`, kind, payload: null, ...(notBefore !== undefined && i === kinds.length - 1 && { notBefore }) })),
     event: { decisionId, action: 'claim', moderatorId: 'm1', at: 2_000, result: null },
   });
-  return effects.map((e) => recordedEffect(decisionId, e, 2_000));
 }
 
 describe('EffectRelay', () => {
@@ -153,18 +151,6 @@ describe('EffectRelay', () => {
     expect(await relay.sweep(0)).toBe(1);
     expect(ran).toEqual(['d1:0-a', 'd1:1-later']);
     expect(await store.pendingEffectsOf('d1')).toEqual([]);
-  });
-
-  it('runSplit given the effects as the change recorded them runs those due, in order, marks them, and leaves a waiting one pending', async () => {
-    const recorded = await claimOwing(['a', 'b', 'later'], { notBefore: Date.now() + 60_000 });
-    expect(recorded).toEqual(await store.pendingEffectsOf('d1'));
-    const ran: string[] = [];
-    const handlers = { a: async (e: EffectRecord) => void ran.push(e.id), b: async (e: EffectRecord) => void ran.push(e.id), later: async (e: EffectRecord) => void ran.push(e.id) };
-    const relay = new EffectRelay({ store, handlers });
-    await relay.runSplit('d1', (e) => e.kind === 'b', () => undefined, recorded);
-    await relay.idle();
-    expect(ran).toEqual(['d1:0-a', 'd1:1-b']);
-    expect((await store.pendingEffectsOf('d1')).map((e) => e.id)).toEqual(['d1:2-later']);
   });
 
   it('the sweep goes on past a full batch while every source of it finishes, and stops at a batch with a failure', async () => {

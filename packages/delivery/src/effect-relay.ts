@@ -9,12 +9,6 @@ export interface EffectRelayOptions {
   onError?: (err: unknown, effect: EffectRecord) => void;
 }
 
-/** Those of `effects` whose time has come (a waiting effect's createdAt is its notBefore). */
-const due = (effects: EffectRecord[]) => {
-  const now = Date.now();
-  return effects.filter((e) => e.createdAt <= now);
-};
-
 /**
  * The outbox relay: effects are recorded in the same store transaction as the change that owes
  * them (a decision, a lift, an expiry), and carried out from that record until each is marked
@@ -42,18 +36,18 @@ export class EffectRelay {
    * sweep carries those out once due. They sort last, after the source's other effects.
    */
   private async dueEffectsOf(sourceId: string): Promise<EffectRecord[]> {
-    return due(await this.options.store.pendingEffectsOf(sourceId));
+    const now = Date.now();
+    return (await this.options.store.pendingEffectsOf(sourceId)).filter((e) => e.createdAt <= now);
   }
 
   /**
    * Runs the source's pending effects up to the first one `later` picks, then returns; that one
    * and those after it run in the background (idle() waits for them), and all that were done are
    * marked in one write at the end. A crash in between leaves them pending for the sweep, and runs
-   * the first part again, which idempotent effects allow. `recorded`: the source's effects as the
-   * change that just committed them recorded them (`recordedEffect`), which spares reading them back.
+   * the first part again, which idempotent effects allow.
    */
-  async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void, recorded?: EffectRecord[]): Promise<void> {
-    const effects = recorded ? due(recorded) : await this.dueEffectsOf(sourceId);
+  async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void): Promise<void> {
+    const effects = await this.dueEffectsOf(sourceId);
     const cut = effects.findIndex(later);
     const done: EffectRecord[] = [];
     const ok = await this.carryOut(cut < 0 ? effects : effects.slice(0, cut), done);

@@ -384,14 +384,6 @@ export interface EffectRecord extends NewEffect {
   doneAt: number | null;
 }
 
-/** An effect as a change at `at` records it, and as the pending reads give it back until done. */
-export const recordedEffect = (sourceId: string, { notBefore, ...e }: NewEffect, at: number): EffectRecord => ({
-  ...e,
-  sourceId,
-  createdAt: Math.max(at, notBefore ?? at),
-  doneAt: null,
-});
-
 /** A sanction ended by hand (CLI) or by its expiry, with the effects that change owes. */
 export interface SanctionEnd {
   sanctionId: string;
