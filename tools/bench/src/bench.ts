@@ -9,7 +9,7 @@ import { cannon, type CannonResult } from './cannon.js';
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
-import { benchSystem, NODE_ARGS, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { benchSystem, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { banWave } from './ban-wave.js';
 import { seedSanctions } from './sanction-fixtures.js';
 import { combine, machine, markdown, ratios } from './report.js';
@@ -76,7 +76,7 @@ async function main() {
   // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:
   // its workers would otherwise share the two cores with it; (g) measures how fast they drain.
   // Started as `npm start` and the compose file start it (tools/dev/lib/processes.mjs).
-  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900, NODE_ARGS['gateway']);
+  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900, ['--max-old-space-size=128']);
   const auth = createAdminKey({ ...env });
   const users = importUsers({ ...env }, 1000);
   addModerator({ ...env }, 'bench-mod', 'bench');
@@ -157,7 +157,7 @@ async function main() {
 
   // The workers now; they serve the decision cycles alone (the submits' backlog is gone; the drain
   // rate is measured on its own below).
-  const workers = ['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, { ...env, METRICS_PORT: '0' }, NODE_ARGS[w]));
+  const workers = ['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, { ...env, METRICS_PORT: '0' }));
   running.push(...workers);
   const stopWorkerSampling = sampleRss(workers.map((w) => ({ name: w.name, pid: w.pid })));
 

@@ -3,7 +3,7 @@
 // Expects REDIS_URL (and REDIS_PID for Redis's share of the CPU).
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { addModerator, createAdminKey } from './fixtures.js';
-import { benchSystem, NODE_ARGS, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
+import { benchSystem, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
@@ -16,12 +16,12 @@ const running: Proc[] = [];
 await runBench(async () => {
   // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
   const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
-  const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, NODE_ARGS['gateway']);
+  const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
   const auth = createAdminKey({ ...env });
   addModerator({ ...env }, 'bench-mod', 'bench');
-  running.push(...['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, env, NODE_ARGS[w])));
+  running.push(...['intake-worker', 'moderation-worker', 'notification-worker'].map((w) => startProcess(w, `apps/${w}/dist/main.js`, env)));
   const figures = await decisionScenario({
     baseUrl: 'http://127.0.0.1:3910',
     auth,

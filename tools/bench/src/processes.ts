@@ -20,16 +20,6 @@ function profileArgs(name: string): string[] {
  * Starts a built entry point as its own process (with `node` flags); the tail of its output (the
  * processes log to stdout) is kept for the message when it exits with an error.
  */
-/**
- * The Node flags each app runs with, as the launcher (tools/dev/lib/processes.mjs), compose and
- * Kubernetes start it.
- */
-export const NODE_ARGS: Record<string, string[]> = {
-  gateway: ['--max-old-space-size=128'],
-  'moderation-worker': ['--max-semi-space-size=32'],
-  'notification-worker': ['--max-semi-space-size=32'],
-};
-
 export function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv, node: string[] = []): Proc {
   const child: ChildProcess = spawn(process.execPath, [...node, ...profileArgs(name), join(ROOT, entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -8,15 +8,13 @@ import { say } from './log.mjs';
  * The processes of the system: each app's built entry point and Node flags. The gateway's heap is
  * capped: V8 otherwise lets garbage pile up to about twice the live heap (~50 MB) before a full
  * collection, and the cap kept its RSS under load at ~135 MB instead of ~190 MB at no measured
- * cost in throughput (docs/performance.md). The decision path's workers get a larger young
- * generation: what a decision allocates dies there instead of being promoted and collected again
- * (decisions.md).
+ * cost in throughput (docs/performance.md).
  */
 export const APPS = {
   gateway: { entry: 'apps/gateway/dist/main.js', node: ['--max-old-space-size=128'] },
   'intake-worker': { entry: 'apps/intake-worker/dist/main.js', node: [] },
-  'moderation-worker': { entry: 'apps/moderation-worker/dist/main.js', node: ['--max-semi-space-size=32'] },
-  'notification-worker': { entry: 'apps/notification-worker/dist/main.js', node: ['--max-semi-space-size=32'] },
+  'moderation-worker': { entry: 'apps/moderation-worker/dist/main.js', node: [] },
+  'notification-worker': { entry: 'apps/notification-worker/dist/main.js', node: [] },
   'evidence-worker': { entry: 'apps/evidence-worker/dist/main.js', node: [] },
 };
 
