@@ -3,13 +3,13 @@ import type Database from 'better-sqlite3';
 import { withoutSync } from './durability.js';
 
 type Pending = { work: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 /**
  * How long a write that needs no commit of its own (`later`) waits for a group to ride with
  * before it commits alone.
  */
 export const LATER_MS = 25;
-type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 /**
  * Group commit: the writes asked for within one turn of the event loop commit together, in one
