@@ -51,11 +51,19 @@ export async function decisionScenario(o: {
     caseIds.push(((await res.json()) as { id: string }).id);
   }
   await untilDrained(o.env, o.prefix);
-  await decisionCycles(o.baseUrl, o.auth, caseIds, o.moderatorId, WARMUP_SEC);
-  const stopMeter = meterCpu([...o.procs, { name: 'load generator', pid: process.pid }]);
-  const cycles = await decisionCycles(o.baseUrl, o.auth, caseIds, o.moderatorId, o.durationSec);
-  const cpu = cpuPerDecision(stopMeter(), o.procs, cycles.cycles);
-  const cyclesAtOne = await decisionCycles(o.baseUrl, o.auth, caseIds.slice(0, 1), o.moderatorId, o.durationSec);
+  return measuredCycles(o.baseUrl, o.auth, caseIds, o.moderatorId, o.durationSec, o.procs);
+}
+
+/**
+ * The cycles on `reportIds` after the warm-up: at one connection per report, with the CPU of
+ * `procs` and the load generator metered over them, then at one moderator.
+ */
+async function measuredCycles(baseUrl: string, auth: string, reportIds: string[], moderatorId: string, durationSec: number, procs: { name: string; pid: number }[]): Promise<DecisionFigures> {
+  await decisionCycles(baseUrl, auth, reportIds, moderatorId, WARMUP_SEC);
+  const stopMeter = meterCpu([...procs, { name: 'load generator', pid: process.pid }]);
+  const cycles = await decisionCycles(baseUrl, auth, reportIds, moderatorId, durationSec);
+  const cpu = cpuPerDecision(stopMeter(), procs, cycles.cycles);
+  const cyclesAtOne = await decisionCycles(baseUrl, auth, reportIds.slice(0, 1), moderatorId, durationSec);
   return { cycles, cyclesAtOne, cpu };
 }
 
@@ -81,11 +89,7 @@ export async function bareDecisionScenario(o: { env: NodeJS.ProcessEnv; port: nu
     await waitHttp(`${baseUrl}/`);
     const procs = [...[gateway, worker].map((p) => ({ name: p.name, pid: p.pid })), ...redisProcs()];
     const ids = Array.from({ length: o.connections }, (_, i) => `bare-${i}`);
-    await decisionCycles(baseUrl, '', ids, 'bench-mod', WARMUP_SEC);
-    const stopMeter = meterCpu([...procs, { name: 'load generator', pid: process.pid }]);
-    const cycles = await decisionCycles(baseUrl, '', ids, 'bench-mod', o.durationSec);
-    const cpu = cpuPerDecision(stopMeter(), procs, cycles.cycles);
-    const cyclesAtOne = await decisionCycles(baseUrl, '', ids.slice(0, 1), 'bench-mod', o.durationSec);
+    const { cycles, cpu, cyclesAtOne } = await measuredCycles(baseUrl, '', ids, 'bench-mod', o.durationSec, procs);
     return { cyclesPerSec: cycles.cyclesPerSec, cpu, cyclesAtOne };
   } finally {
     for (const p of [gateway, worker]) {

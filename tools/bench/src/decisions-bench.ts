@@ -3,6 +3,7 @@
 // Expects REDIS_URL (and REDIS_PID for Redis's share of the CPU).
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { addModerator, createAdminKey } from './fixtures.js';
+import { ratio } from './report.js';
 import { benchSystem, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
@@ -37,6 +38,6 @@ await runBench(async () => {
   say(`${CONNECTIONS} at once: ${figures.cycles.cyclesPerSec} cycles/s (${steps(figures.cycles)})`);
   say(`one moderator: ${figures.cyclesAtOne.cyclesPerSec} cycles/s (${steps(figures.cyclesAtOne)})`);
   say(`CPU per decision: ${figures.cpu.perDecisionMs} ms over the system (load generator ${figures.cpu.loadGeneratorPerDecisionMs} ms); seconds: ${JSON.stringify(figures.cpu.seconds)}`);
-  say(`cycles at ${CONNECTIONS} / the bare stack's: ${Math.round((figures.cycles.cyclesPerSec / bare.cyclesPerSec) * 100) / 100}`);
+  say(`cycles at ${CONNECTIONS} / the bare stack's: ${ratio(figures.cycles.cyclesPerSec, bare.cyclesPerSec)}`);
   process.stdout.write(`${JSON.stringify({ ...figures, bare })}\n`);
 }, { say, running, dataDir });

@@ -32,7 +32,8 @@ export function combine(results: CannonResult[], note?: string): BenchResults['s
   };
 }
 
-const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
+/** a / b to two decimals (0 when b is). */
+export const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
 export function ratios(s: BenchResults['scenarios'], drain: DrainResult[], cyclesPerSec = 0, bareCyclesPerSec = 0): Record<string, number> {
   const r = (name: string) => s[name]?.reqPerSec ?? 0;
