@@ -29,8 +29,8 @@ export type EffectSpec = { [K in EffectKind]: { kind: K; payload: EffectPayloads
  * How long before it is due a deadline or a sanction's expiry leaves the outbox for its delayed
  * job. Until then it waits in the store, and a change that makes it moot first (a decision after
  * the claim, a lift) leaves nothing to schedule (the `sanction.expiry` handler below; the
- * moderation worker's deadlineMoot). More than the sweep takes
- * to find a due effect (sanction-jobs.ts: every 5 s, pending for 10 s), so the job still fires on time.
+ * moderation worker's deadlineMoot). More than the sweep takes to find a due effect
+ * (sanction-jobs.ts: every 5 s, pending for 10 s), so the job still fires on time.
  */
 export const SCHEDULE_AHEAD_MS = 60_000;
 
