@@ -53,6 +53,8 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     audit: db.prepare(`INSERT INTO evidence_audit (report_id, idx, action, sha256, detail, at) VALUES (?, ?, ?, ?, ?, ?)`),
     auditOf: db.prepare<[string], AuditRow>(`SELECT report_id, idx, action, sha256, detail, at FROM evidence_audit WHERE report_id = ? ORDER BY seq`),
     markDeleted: db.prepare<[number, string, number], ItemRow>(`UPDATE evidence_items SET state = 'deleted', at = ? WHERE report_id = ? AND idx = ? AND state = 'captured' RETURNING *`),
+    // One statement for any number of reports: the ids travel as one JSON array.
+    ofReports: db.prepare<[string], ItemRow>(`SELECT * FROM evidence_items WHERE report_id IN (SELECT value FROM json_each(?)) ORDER BY report_id, idx`),
     stillHeld: db.prepare<[string], number>(`SELECT 1 FROM evidence_items WHERE sha256 = ? AND state = 'captured' LIMIT 1`).pluck(),
     expired: db.prepare<[number, number], ItemRow>(
       `SELECT e.* FROM evidence_items e JOIN cases c ON c.id = e.case_id
@@ -88,10 +90,7 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     },
     async evidenceOfReports(reportIds) {
       if (reportIds.length === 0) return [];
-      const rows = db
-        .prepare<string[], ItemRow>(`SELECT * FROM evidence_items WHERE report_id IN (${reportIds.map(() => '?').join(', ')}) ORDER BY report_id, idx`)
-        .all(...reportIds);
-      return rows.map(toItem);
+      return q.ofReports.all(JSON.stringify(reportIds)).map(toItem);
     },
     async evidenceAudit(reportId) {
       return q.auditOf.all(reportId).map((r): EvidenceAuditEntry => ({ reportId: r.report_id, index: r.idx, action: r.action, sha256: r.sha256, detail: r.detail, at: r.at }));
