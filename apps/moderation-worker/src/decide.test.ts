@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createDeadlines, createRedis, openQueue, type Deadlines, type Redis } from '@rm/runtime';
 import { DEFAULT_POLICY, queueSettingsOf } from '@rm/triage';
 import { createNotifier, EffectRelay, effectHandlers, type Notifier } from '@rm/delivery';
-import { createChatPlatform } from '@rm/platforms';
+import { createChatPlatform, markSuperseded, supersededText, type ChatPlatform } from '@rm/platforms';
 import { ReportGuard, UserStateSync } from '@rm/report-guard';
 import { openSqliteStore, type NewReport, type Store } from '@rm/storage';
 import type { DecisionJob } from '@rm/contracts';
@@ -38,6 +38,8 @@ let guard: ReportGuard;
 let deadlines: Deadlines;
 let deadlinesQueue: Queue;
 let deps: DecideDeps;
+/** The embedded chat recorder on the test's store. */
+let chat: ChatPlatform;
 /** As WebhookFlag answers: whether a notification worker with a webhook ever started. */
 let webhookConfigured: boolean;
 
@@ -51,6 +53,7 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
       notify: n.notify,
       webhookConfigured: async () => webhookConfigured,
       scheduleDeadline: (j, dueAt) => scheduleUnlessMoot(store, deadlines, j, dueAt),
+      markSuperseded: (previous, currentMessageId) => markSuperseded(chat, previous, currentMessageId),
       scheduleExpiry: async (sanctionId, expiresAt) => {
         await sanctionsQueue.add('expire', { kind: 'expire', sanctionId }, { jobId: `expire-${sanctionId}`, delay: Math.max(0, expiresAt - Date.now()) });
       },
@@ -68,7 +71,8 @@ beforeEach(async () => {
   guard = new ReportGuard(redis, prefix);
   deadlines = createDeadlines(redis, prefix);
   deadlinesQueue = openQueue('deadlines', redis, prefix);
-  deps = { store, deadlines, policy: queueSettingsOf(DEFAULT_POLICY), triagePolicy: DEFAULT_POLICY, chat: createChatPlatform({ CHAT_API_URL: undefined, CHAT_TOKEN: undefined, PLATFORM_TIMEOUT_MS: 1000 } as never, store), relay: relayOver(redis, notifier), settings: { hideUsername: false, reportChannel: 'reports' } };
+  chat = createChatPlatform({ CHAT_API_URL: undefined, CHAT_TOKEN: undefined, PLATFORM_TIMEOUT_MS: 1000 } as never, store);
+  deps = { store, deadlines, policy: queueSettingsOf(DEFAULT_POLICY), triagePolicy: DEFAULT_POLICY, chat, relay: relayOver(redis, notifier), settings: { hideUsername: false, reportChannel: 'reports' } };
   await store.addModerator({ id: 'm1', username: 'alice', createdAt: 1 });
   await store.addModerator({ id: 'm2', username: 'bob', createdAt: 1 });
 });
@@ -130,18 +134,27 @@ describe('decide', () => {
     expect(answers.filter((x) => x.ok)).toHaveLength(1);
   });
 
-  it('without a webhook configured anywhere, an approval and its undo queue no webhook or empty deliveries job; the undo still queues its superseded message', async () => {
+  it('without a webhook configured anywhere, an approval and its undo queue no webhook or empty deliveries job; the undo marks its superseded message itself', async () => {
     webhookConfigured = false;
     const reportId = await stored('u-nowebhook', 'r1');
+    const caseId = (await store.getReport(reportId))!.caseId;
+    // The case's message as the notification worker posts it.
+    const first = await chat.post('reports', { kind: 'case.opened', content: 'Case: 1 report(s)', dedupeKey: 'first' });
+    await store.setCaseMessage({ caseId, channel: 'reports', messageId: first.id, updatedAt: Date.now() });
     const approval = job('approve', reportId);
     await decide(deps, approval);
     const undo = job('undo', reportId);
-    await decide(deps, undo);
+    const undone = await decide(deps, undo);
     await deps.relay.idle();
     expect(await store.pendingEffectsOf(approval.decisionId)).toEqual([]);
+    // Only the reopened case's SLA check waits, for its time.
+    expect((await store.pendingEffectsOf(undo.decisionId)).map((e) => e.kind)).toEqual(['deadline']);
     const kinds = (await notifications.getJobs(['waiting', 'delayed', 'prioritized'])).map((j) => j.data.kind).sort();
-    // The reporter is on the game platform: the approval's DM has no one to go to.
-    expect(kinds).toEqual(['case.reopened', 'case.sync']);
+    // The reporter is on the game platform: the approval's DM has no one to go to, nor the undo's.
+    expect(kinds).toEqual(['case.sync']);
+    const newMessageId = (undone as Extract<typeof undone, { action: 'undo' }>).data.newMessageId;
+    expect((await store.getCaseMessage(caseId))?.messageId).toBe(newMessageId);
+    expect((await store.listMessages(10)).find((m) => m.id === first.id)?.content).toBe(supersededText(newMessageId));
   });
 
   it('redelivery: the same approval twice answers the same, with one sanction, one feed event, each effect once', async () => {

@@ -20,7 +20,8 @@ export interface DecisionOutcome {
  * Everything a decision owes once committed, in the order the relay carries it out: the undo's
  * re-post becomes the case's message before the chat sync edits it; the player's Redis view; the
  * sync of the case's message and the decision's deliveries (DMs, decision webhook); the sanction's
- * webhook and its expiry; the deadline.
+ * webhook and its expiry; the deadline; last, the undo's mark on the message it superseded, an edit
+ * on the chat platform that holds nothing else up if it fails.
  */
 export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecord, at: number, o: DecisionOutcome): NewEffect[] {
   const { repost, liftedSanctionId, expiresAt } = o;
@@ -29,7 +30,7 @@ export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJ
   if (job.action === 'approve' || job.action === 'dismiss') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'close' } });
   if (job.action === 'undo') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'reopen' } });
   specs.push({ kind: 'notify', payload: decisionSync(job, c.id) });
-  const deliveries = decisionDeliveries(job, { caseId: c.id, fromState: c.state, at }, repost?.previous);
+  const deliveries = decisionDeliveries(job, { caseId: c.id, fromState: c.state, at });
   if (deliveries) specs.push({ kind: 'notify', payload: deliveries });
   if (job.action === 'approve') {
     specs.push({ kind: 'sanction.webhook', payload: { sanctionId: job.decisionId, type: 'sanction.created' } });
@@ -37,5 +38,6 @@ export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJ
   }
   if (liftedSanctionId) specs.push({ kind: 'sanction.webhook', payload: { sanctionId: liftedSanctionId, type: 'sanction.lifted' } });
   if (o.deadline) specs.push({ kind: 'deadline', payload: o.deadline });
+  if (repost?.previous) specs.push({ kind: 'case.superseded', payload: { caseId: c.id, ...repost.previous } });
   return effectsOf(job.decisionId, specs);
 }

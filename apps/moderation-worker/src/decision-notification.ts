@@ -1,15 +1,13 @@
 import type { DecisionJob, NotificationJob } from '@rm/contracts';
 import type { CaseState } from '@rm/storage';
-import type { Repost } from './repost-case.js';
 
 type Applied = { caseId: string; fromState: CaseState; at: number };
 
 /**
- * What an applied decision sends besides the sync of the case's message: an approval's or a
- * dismissal's DMs and decision webhook, an undo's too and its superseded message. A claim or an
- * unclaim sends nothing of its own.
+ * What an applied decision sends besides the sync of the case's message: an approval's, a
+ * dismissal's or an undo's DMs and decision webhook. A claim or an unclaim sends nothing of its own.
  */
-export function decisionDeliveries(job: DecisionJob, applied: Applied, previous?: Repost['previous']): NotificationJob | null {
+export function decisionDeliveries(job: DecisionJob, applied: Applied): NotificationJob | null {
   const common = {
     caseId: applied.caseId,
     decisionId: job.decisionId,
@@ -26,7 +24,7 @@ export function decisionDeliveries(job: DecisionJob, applied: Applied, previous?
     case 'dismiss':
       return { kind: 'case.dismissed', ...common, dm: job.dm, ...(job.reason !== undefined && { reason: job.reason }) };
     case 'undo':
-      return { kind: 'case.reopened', ...common, undid: applied.fromState === 'approved' ? 'approved' : 'dismissed', ...(previous && { previousMessage: previous }) };
+      return { kind: 'case.reopened', ...common, undid: applied.fromState === 'approved' ? 'approved' : 'dismissed' };
   }
 }
 

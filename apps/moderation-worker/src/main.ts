@@ -1,6 +1,6 @@
 import { createLogger, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
-import { createChatPlatform } from '@rm/platforms';
+import { createChatPlatform, markSuperseded } from '@rm/platforms';
 import { ReportGuard, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
@@ -24,6 +24,7 @@ runMain('moderation-worker', async () => {
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const userSync = new UserStateSync(redis, config.KEY_PREFIX);
   const webhookFlag = new WebhookFlag(redis, config.KEY_PREFIX);
+  const chat = createChatPlatform(config, store);
   const relay = new EffectRelay({
     store,
     handlers: effectHandlers({
@@ -33,12 +34,13 @@ runMain('moderation-worker', async () => {
       webhookConfigured: () => webhookFlag.configured(),
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
       scheduleDeadline: (job, dueAt) => scheduleUnlessMoot(store, deadlines, job, dueAt),
+      markSuperseded: (previous, currentMessageId) => markSuperseded(chat, previous, currentMessageId),
     }),
     onError: (err, effect) => log.warn({ err, effectId: effect.id, kind: effect.kind }, 'effect failed; it stays pending for the sweep'),
   });
   const deps = {
     store,
-    chat: createChatPlatform(config, store),
+    chat,
     relay,
     deadlines,
     policy: queueSettingsOf(config.TRIAGE_POLICY),

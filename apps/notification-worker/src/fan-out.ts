@@ -1,7 +1,5 @@
-import { reporterDmOutcome, type DecisionWebhookBody, type NotificationOf } from '@rm/contracts';
+import { reporterDmOutcome, type DecisionDeliveries, type DecisionWebhookBody } from '@rm/contracts';
 import type { NotificationDeps } from './deps.js';
-
-type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>;
 
 /**
  * A decision's own deliveries as jobs of their own, so each retries (and dead-letters) on its own:
@@ -9,7 +7,7 @@ type DecisionNotification = NotificationOf<'case.approved' | 'case.dismissed' | 
  * `dm: true`, and the webhook when one is configured.
  * Their ids derive from the decision, so running this twice enqueues nothing twice.
  */
-export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionNotification): Promise<void> {
+export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionDeliveries): Promise<void> {
   const { caseId, decisionId, requestId } = job;
   const trace = requestId !== undefined ? { requestId } : {};
   const outcome = reporterDmOutcome(job);
@@ -24,7 +22,7 @@ export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'not
   if (deps.webhook) await deps.notify({ kind: 'decision.webhook', decisionId, body: await webhookBody(deps.store, job), ...trace });
 }
 
-async function webhookBody(store: NotificationDeps['store'], job: DecisionNotification): Promise<DecisionWebhookBody> {
+async function webhookBody(store: NotificationDeps['store'], job: DecisionDeliveries): Promise<DecisionWebhookBody> {
   const [c, reportIds, moderator] = await Promise.all([store.getCase(job.caseId), store.caseReportIds(job.caseId), store.getModerator(job.moderatorId)]);
   if (!c) throw new Error(`case ${job.caseId} not found`);
   const common = {

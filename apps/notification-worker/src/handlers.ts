@@ -1,8 +1,7 @@
 import type { NotificationJob, NotificationKind, NotificationOf } from '@rm/contracts';
-import { approvalDmText, dismissalDmText } from '@rm/platforms';
+import { approvalDmText, dismissalDmText, markSuperseded } from '@rm/platforms';
 import type { NotificationDeps } from './deps.js';
 import { fanOutDecision } from './fan-out.js';
-import { markSuperseded } from './mark-superseded.js';
 import { syncCaseMessage } from './sync-case-message.js';
 
 /** One handler per kind: a kind added to the contract without a handler fails to compile. */
@@ -23,9 +22,11 @@ export function notificationHandlers(deps: NotificationDeps): (job: Notification
     'case.dismissed': (job) => fanOutDecision(deps, job),
     'case.reopened': async (job) => {
       await fanOutDecision(deps, job);
-      // The undo's re-post is the case's message by now (the decision's first effect).
-      const current = await deps.store.getCaseMessage(job.caseId);
-      if (job.previousMessage && current) await markSuperseded(deps, job.previousMessage, current.messageId);
+      // A job of an earlier version: it still marks the message the undo superseded.
+      if (job.previousMessage) {
+        const current = await deps.store.getCaseMessage(job.caseId);
+        if (current) await markSuperseded(deps.chat, job.previousMessage, current.messageId);
+      }
     },
     'reporter.dm': (job, jobId) =>
       deps.chat.sendDm(job.reporterId, { kind: 'reporter.dm', content: job.outcome === 'actioned' ? approvalDmText() : dismissalDmText(job.reason), dedupeKey: jobId }),

@@ -42,8 +42,8 @@ export const MessageRef = z.object({ channel: z.string(), messageId: z.string() 
  * Payload of a job on the notifications queue. `case.opened`, `case.appended` and `case.sync` jobs
  * bring the case's chat message in line with the case (post it if it is not there yet, else edit
  * it); they coalesce per case. `case.approved`, `case.dismissed` and `case.reopened` carry a
- * decision's own deliveries: `reporter.dm` and `decision.webhook` jobs, and the undo's superseded
- * message. `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
+ * decision's own deliveries: `reporter.dm` and `decision.webhook` jobs (the undo's superseded
+ * message too, in jobs of versions before the moderation worker marked it itself). `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
  */
 export const NotificationJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case.opened'), ...aboutCase, reportId: z.string() }),
@@ -58,7 +58,10 @@ export const NotificationJob = z.discriminatedUnion('kind', [
     kind: z.literal('case.reopened'),
     ...decision,
     undid: z.enum(['approved', 'dismissed']),
-    /** The message the case had before the undo re-posted it; edited to point at the new one. */
+    /**
+     * The message the case had before the undo re-posted it, edited to point at the new one. Set by
+     * versions before the `case.superseded` effect (the moderation worker marks it now).
+     */
     previousMessage: MessageRef.optional(),
   }),
   z.object({
@@ -120,8 +123,15 @@ export function notificationJobId(job: NotificationJob): string {
   }
 }
 
+/** A decision's own deliveries (its DMs and webhook), fanned out by the notification worker. */
+export type DecisionDeliveries = NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>;
+
+export function isDecisionDeliveries(job: NotificationJob): job is DecisionDeliveries {
+  return job.kind === 'case.approved' || job.kind === 'case.dismissed' || job.kind === 'case.reopened';
+}
+
 /** What a decision's DMs to its chat-platform reporters tell, or null when it sends none (an approval unless `dm: false`, a dismissal with `dm: true`). */
-export function reporterDmOutcome(job: NotificationOf<'case.approved' | 'case.dismissed' | 'case.reopened'>): 'actioned' | 'not_actioned' | null {
+export function reporterDmOutcome(job: DecisionDeliveries): 'actioned' | 'not_actioned' | null {
   if (job.kind === 'case.approved') return job.dm === true ? 'actioned' : null;
   if (job.kind === 'case.dismissed') return job.dm ? 'not_actioned' : null;
   return null;

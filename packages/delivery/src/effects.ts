@@ -1,4 +1,4 @@
-import { reporterDmOutcome, type DeadlineJob, type NotificationJob, type NotificationOf, type SanctionEventView } from '@rm/contracts';
+import { isDecisionDeliveries, reporterDmOutcome, type DeadlineJob, type DecisionDeliveries, type NotificationJob, type SanctionEventView } from '@rm/contracts';
 import { isBannedBy, sanctionVersion, type CaseChange, type UserStateSync } from '@rm/report-guard';
 import type { EffectRecord, NewEffect, SanctionEvent, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
 import type { EffectHandler } from './effect-relay.js';
@@ -11,6 +11,8 @@ import type { EffectHandler } from './effect-relay.js';
 export interface EffectPayloads {
   /** After an undo: the re-posted message is now the case's message (only while the undo is its latest decision). */
   'case.message': { caseId: string; channel: string; messageId: string; at: number };
+  /** After an undo's re-post: the case's previous message (this one) says so, naming the current one. */
+  'case.superseded': { caseId: string; channel: string; messageId: string };
   /** The guard's Redis view of the player: the ban flag (versioned), and the decided case's reporters. */
   'redis.user': { userId: string; caseId: string | null; change: 'close' | 'reopen' | null };
   /** A notification job (chat message sync, DMs, decision webhook). */
@@ -85,6 +87,8 @@ export interface EffectDeps {
    * what it times has moved on meanwhile (the moderation worker knows which).
    */
   scheduleDeadline: (job: DeadlineJob, dueAt: number) => Promise<void>;
+  /** Edits a superseded case message to point at the current one (markSuperseded in @rm/platforms). */
+  markSuperseded: (previous: { channel: string; messageId: string }, currentMessageId: string) => Promise<void>;
 }
 
 export const toEventView = (e: SanctionEvent): SanctionEventView => ({
@@ -102,11 +106,11 @@ export const toEventView = (e: SanctionEvent): SanctionEventView => ({
 });
 
 /**
- * Whether an approval's or a dismissal's deliveries job would send anything: the decision webhook,
- * or a DM to a chat-platform reporter (fan-out.ts in the notification worker sends them). When not,
- * it is not queued: most decisions of a game without a webhook would queue a job that does nothing.
+ * Whether a decision's deliveries job would send anything: the decision webhook, or a DM to a
+ * chat-platform reporter (fan-out.ts in the notification worker sends them). When not, it is not
+ * queued: most decisions of a game without a webhook would queue a job that does nothing.
  */
-async function deliversAnything(deps: EffectDeps, job: NotificationOf<'case.approved' | 'case.dismissed'>): Promise<boolean> {
+async function deliversAnything(deps: EffectDeps, job: DecisionDeliveries): Promise<boolean> {
   if (await deps.webhookConfigured()) return true;
   if (reporterDmOutcome(job) === null) return false;
   return (await deps.store.caseReporters(job.caseId)).some((r) => r.platform === 'chatplatform');
@@ -121,6 +125,12 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
       // Only while the undo is still the case's last decision (a later one's message stands).
       if ((await deps.store.lastCaseEvent(p.caseId))?.decisionId !== e.sourceId) return;
       await deps.store.setCaseMessage({ caseId: p.caseId, channel: p.channel, messageId: p.messageId, updatedAt: p.at });
+    },
+    'case.superseded': async (e) => {
+      const p = payload<'case.superseded'>(e);
+      // The case's message now: the undo's re-post, or one a later sync posted in its place.
+      const current = await deps.store.getCaseMessage(p.caseId);
+      if (current) await deps.markSuperseded({ channel: p.channel, messageId: p.messageId }, current.messageId);
     },
     'redis.user': async (e) => {
       const p = payload<'redis.user'>(e);
@@ -138,7 +148,7 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     },
     notify: async (e) => {
       const job = payload<'notify'>(e);
-      if ((job.kind === 'case.approved' || job.kind === 'case.dismissed') && !(await deliversAnything(deps, job))) return;
+      if (isDecisionDeliveries(job) && !(await deliversAnything(deps, job))) return;
       await deps.notify(job);
     },
     'sanction.webhook': async (e) => {

@@ -1,5 +1,6 @@
 import type { Store } from '@rm/storage';
 import { MessageNotFoundError } from './errors.js';
+import { supersededText } from './chat-text.js';
 
 export interface OutgoingMessage {
   /** What the message is about, e.g. `case.opened`; kept for the operator's listing. */
@@ -38,4 +39,17 @@ export function embeddedChat(store: Store): ChatPlatform {
     },
     sendDm: (userId, m) => post(`dm:${userId}`, m),
   };
+}
+
+/**
+ * After an undo re-posted a case, its previous message says so and names the current one (unless
+ * it is gone, or is the current one).
+ */
+export async function markSuperseded(chat: Pick<ChatPlatform, 'edit'>, previous: { channel: string; messageId: string }, currentMessageId: string): Promise<void> {
+  if (previous.messageId === currentMessageId) return;
+  try {
+    await chat.edit(previous.channel, previous.messageId, supersededText(currentMessageId));
+  } catch (err) {
+    if (!(err instanceof MessageNotFoundError)) throw err;
+  }
 }

@@ -102,6 +102,10 @@ describe('approve, dismiss, undo', () => {
       expect(refused.body.message).toMatch(/approved/);
     }
 
+    // The case's message as the notification worker last synced it, before the undo re-posts the case.
+    const caseMessage = async () => (await messages()).find((m) => m.kind === 'case.opened' && m.content.includes(`(${userId})`));
+    await sys.waitFor(async () => (await caseMessage())?.content.includes('approved by alice') ?? false, 15_000, 'the approval on the case message');
+    const before = (await caseMessage())!;
     const undo = await act('undo', ids[2]!, as('m2'));
     expect(undo.status).toBe(200);
     expect(undo.body).toEqual({
@@ -109,6 +113,9 @@ describe('approve, dismiss, undo', () => {
       data: { message: expect.any(String), newMessageId: expect.any(String), reports: ids, moderator: { id: 'm2', username: 'bob' }, hideUsername: false },
     });
     expect((await messages()).find((m) => m.id === undo.body.data.newMessageId)?.kind).toBe('case.reopened');
+    // The old message says it was superseded, and by which.
+    const superseded = `This decision was undone and the case re-posted (message ${undo.body.data.newMessageId}).`;
+    await sys.waitFor(async () => (await messages()).find((m) => m.id === before.id)?.content === superseded, 15_000, 'the old message marked superseded');
     expect((await sys.get(`/v1/reports/${userId}`, viewer.auth)).body.reports[0].banned).toBe(false);
     expect((await sys.post('/v1/reports/check', submitter.auth, { userId, reporterId: 'someone-new' })).body.canReport).toBe(true);
 
