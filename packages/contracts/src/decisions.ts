@@ -58,11 +58,15 @@ export type DecisionJob = z.infer<typeof DecisionJob>;
  * What the moderation worker hands back to the waiting gateway. A refusal (wrong state, claimed by
  * someone else) is a result, not a job failure: it must not be retried.
  */
-export const DecisionResult = z.union([
-  z.object({ ok: z.literal(true), action: z.enum(['claim', 'unclaim']), data: ClaimData }),
-  z.object({ ok: z.literal(true), action: z.literal('approve'), data: ApproveData }),
-  z.object({ ok: z.literal(true), action: z.literal('dismiss'), data: DismissData }),
-  z.object({ ok: z.literal(true), action: z.literal('undo'), data: UndoData }),
+// Discriminated by `ok`, then by `action`: the gateway parses every answer, and a plain union
+// tried each shape in turn (an undo's answer failed three before its own, building their errors).
+export const DecisionResult = z.discriminatedUnion('ok', [
+  z.discriminatedUnion('action', [
+    z.object({ ok: z.literal(true), action: z.enum(['claim', 'unclaim']), data: ClaimData }),
+    z.object({ ok: z.literal(true), action: z.literal('approve'), data: ApproveData }),
+    z.object({ ok: z.literal(true), action: z.literal('dismiss'), data: DismissData }),
+    z.object({ ok: z.literal(true), action: z.literal('undo'), data: UndoData }),
+  ]),
   z.object({ ok: z.literal(false), error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) }),
 ]);
 export type DecisionResult = z.infer<typeof DecisionResult>;
