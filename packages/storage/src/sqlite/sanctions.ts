@@ -226,37 +226,40 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
     ),
   };
 
-  const event = (type: SanctionEventType, s: SanctionRecord, at: number, extra: { cause?: 'appeal' | undefined; appeal?: AppealOutcome } = {}) =>
+  /** A feed event names only these of its sanction: a decision's writes need not read the row back for them. */
+  type EventSubject = Pick<SanctionRecord, 'id' | 'userId' | 'caseId' | 'kind' | 'expiresAt'>;
+  const subjectOf = (r: SanctionRow): EventSubject => ({ id: r.id, userId: r.user_id, caseId: r.case_id, kind: r.kind, expiresAt: r.expires_at });
+  const event = (type: SanctionEventType, s: EventSubject, at: number, extra: { cause?: 'appeal' | undefined; appeal?: AppealOutcome } = {}) =>
     q.insertEvent.run(type, s.id, s.userId, s.caseId, s.kind, s.expiresAt, at, extra.cause ?? null, extra.appeal ? JSON.stringify(extra.appeal) : null);
   const recordEffects = (sourceId: string, effects: NewEffect[] | undefined, at: number) => {
     for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), Math.max(at, e.notBefore ?? at));
   };
 
-  /** In a transaction: ends an active sanction (lifted or expired) with its feed event and effects. */
-  const endNow = (state: 'lifted' | 'expired', end: SanctionEnd): SanctionRecord | null => {
+  /** In a transaction: ends an active sanction (lifted or expired) with its feed event and effects; false if it was not active. */
+  const endNow = (state: 'lifted' | 'expired', end: SanctionEnd): boolean => {
     const before = q.get.get(end.sanctionId);
     const lifted = state === 'lifted';
     // A scheduled sanction (a wave not effective yet) can be lifted, never expired: it was never
     // in the feed, so its lift is not either.
     const scheduled = before?.state === 'scheduled' && lifted;
-    if (!before || (before.state !== 'active' && !scheduled)) return null;
-    if (state === 'expired' && (before.expires_at === null || before.expires_at > end.at)) return null;
+    if (!before || (before.state !== 'active' && !scheduled)) return false;
+    if (state === 'expired' && (before.expires_at === null || before.expires_at > end.at)) return false;
     q.end.run(state, lifted ? end.at : null, lifted ? (end.moderatorId ?? null) : null, lifted ? (end.reason ?? null) : null, end.sanctionId, before.state);
-    const after = toSanction(q.get.get(end.sanctionId)!);
-    if (!scheduled) event(lifted ? 'sanction.lifted' : 'sanction.expired', after, end.at, { cause: end.cause });
+    if (!scheduled) event(lifted ? 'sanction.lifted' : 'sanction.expired', subjectOf(before), end.at, { cause: end.cause });
     recordEffects(end.sourceId, end.effects, end.at);
-    return after;
+    return true;
   };
-  const endTx = db.transaction(endNow);
+  // A lift or an expiry of its own answers the sanction as it is now.
+  const endTx = db.transaction((state: 'lifted' | 'expired', end: SanctionEnd): SanctionRecord | null =>
+    endNow(state, end) ? toSanction(q.get.get(end.sanctionId)!) : null,
+  );
   const completeAll = (ids: string[], at: number) => {
     for (const id of ids) q.complete.run(at, id);
   };
   /** Inserts a sanction and, when it is effective now, its feed event. */
-  const insert = (row: InsertRow): SanctionRecord => {
+  const insert = (row: InsertRow): void => {
     q.insert.run(row);
-    const s = toSanction(q.get.get(row.id)!);
-    if (s.state === 'active') event('sanction.created', s, row.at);
-    return s;
+    if (row.state === 'active') event('sanction.created', row, row.at);
   };
   // Checked inside the write transaction (BEGIN IMMEDIATE: one writer at a time), so two requests
   // racing with the same key find the first one's sanction: never a second. The unique index
@@ -265,7 +268,7 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
     return b.items.map((item) => {
       const existing = q.byKey.get(item.idempotencyKey);
       if (existing) return { sanction: toSanction(existing), created: false };
-      const sanction = insert({
+      insert({
         id: item.id,
         userId: item.userId,
         caseId: null,
@@ -286,7 +289,7 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
         statement: JSON.stringify(item.statement),
       });
       if (b.effectiveAt === null) recordEffects(b.sourceId, item.effects, b.at);
-      return { sanction, created: true };
+      return { sanction: toSanction(q.get.get(item.id)!), created: true };
     });
   });
   const activateTx = db.transaction((a: SanctionActivation): SanctionRecord[] => {
@@ -355,7 +358,7 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
     /** In an appeal's transaction: the `appeal.resolved` feed event of its sanction. */
     appealResolved(sanctionId: string, appeal: AppealOutcome, at: number): void {
       const row = q.get.get(sanctionId);
-      if (row) event('appeal.resolved', toSanction(row), at, { appeal });
+      if (row) event('appeal.resolved', subjectOf(row), at, { appeal });
     },
     isBanned: (userId: string) => q.isBanned.get(userId) !== undefined,
     /** The port's sanction and outbox methods. */
