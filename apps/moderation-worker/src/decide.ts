@@ -61,8 +61,10 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         next: p.next,
         ...(p.ban && { ban: p.ban }),
         ...(sanction && { sanction }),
+        // The re-post is the case's message from the undo on, committed with it.
+        ...(repost && { caseMessage: { caseId: c.id, channel: deps.settings.reportChannel, messageId: repost.messageId, updatedAt: at } }),
         // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
-        effects: decisionEffects(deps.settings, job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline }),
+        effects: decisionEffects(job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline }),
         event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again
@@ -83,7 +85,10 @@ async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEven
   return earlier.result as DecisionResult;
 }
 
-/** The effects the answer waits for: the player's Redis view (so `check` sees a ban at once) and the undo's re-post as the case's message. */
+/**
+ * The effects the answer waits for: the player's Redis view (so `check` sees a ban at once); an
+ * undo's re-post as the case's message, in outboxes of versions before the transition set it.
+ */
 const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 'redis.user']);
 
 /**

@@ -2,7 +2,6 @@ import type { DecisionJob } from '@rm/contracts';
 import { effectsOf, type EffectSpec } from '@rm/delivery';
 import type { CaseRecord, NewEffect } from '@rm/storage';
 import { decisionDeliveries, decisionSync } from './decision-notification.js';
-import type { DecideDeps } from './deps.js';
 import type { Repost } from './repost-case.js';
 import type { DueDeadline } from './schedule-deadlines.js';
 
@@ -17,16 +16,14 @@ export interface DecisionOutcome {
 }
 
 /**
- * Everything a decision owes once committed, in the order the relay carries it out: the undo's
- * re-post becomes the case's message before the chat sync edits it; the player's Redis view; the
- * sync of the case's message and the decision's deliveries (DMs, decision webhook); the sanction's
+ * Everything a decision owes once committed, in the order the relay carries it out: the player's
+ * Redis view; the sync of the case's message and the decision's deliveries (DMs, decision webhook); the sanction's
  * webhook and its expiry; the deadline; last, the undo's mark on the message it superseded, an edit
  * on the chat platform that holds nothing else up if it fails.
  */
-export function decisionEffects(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecord, at: number, o: DecisionOutcome): NewEffect[] {
+export function decisionEffects(job: DecisionJob, c: CaseRecord, at: number, o: DecisionOutcome): NewEffect[] {
   const { repost, liftedSanctionId, expiresAt } = o;
   const specs: EffectSpec[] = [];
-  if (repost) specs.push({ kind: 'case.message', payload: { caseId: c.id, channel: settings.reportChannel, messageId: repost.messageId, at } });
   if (job.action === 'approve' || job.action === 'dismiss') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'close' } });
   if (job.action === 'undo') specs.push({ kind: 'redis.user', payload: { userId: c.userId, caseId: c.id, change: 'reopen' } });
   specs.push({ kind: 'notify', payload: decisionSync(job, c.id) });

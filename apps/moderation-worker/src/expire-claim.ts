@@ -2,7 +2,6 @@ import type { DecisionJob, DecisionResult } from '@rm/contracts';
 import type { EffectRelay } from '@rm/delivery';
 import type { Store } from '@rm/storage';
 import { decisionEffects } from './decision-effects.js';
-import type { DecideDeps } from './deps.js';
 import { plan } from './state-machine.js';
 
 /** The moderator id under which the service itself decides (claims released by their TTL). */
@@ -15,7 +14,6 @@ export interface ExpireClaimDeps {
   store: Store;
   /** Carries out the effects the release recorded with it (the case-message sync), as for any decision. */
   relay: Pick<EffectRelay, 'runSource'>;
-  settings: DecideDeps['settings'];
 }
 
 export type ExpiryOutcome = 'released' | 'stale';
@@ -54,7 +52,7 @@ export async function expireClaim(deps: ExpireClaimDeps, caseId: string, claimDe
       expectedVersion: c.version,
       expectedState: c.state,
       next: p.next,
-      effects: decisionEffects(deps.settings, releaseJob(decisionId, reportId ?? ''), c, at, { expiresAt: null, deadline: null }),
+      effects: decisionEffects(releaseJob(decisionId, reportId ?? ''), c, at, { expiresAt: null, deadline: null }),
       event: { decisionId, action: 'unclaim', moderatorId: SYSTEM_MODERATOR.id, at, result },
     });
     if (!updated) continue; // a decision landed meanwhile: read again (it makes this job stale)

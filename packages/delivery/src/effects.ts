@@ -9,7 +9,10 @@ import type { EffectHandler } from './effect-relay.js';
  * payloads: the moderation worker (decisions, expiries) and the CLI (lifts) build them here.
  */
 export interface EffectPayloads {
-  /** After an undo: the re-posted message is now the case's message (only while the undo is its latest decision). */
+  /**
+   * After an undo: the re-posted message is now the case's message (only while the undo is its
+   * latest decision). Recorded by versions before the undo's transition set it itself.
+   */
   'case.message': { caseId: string; channel: string; messageId: string; at: number };
   /** After an undo's re-post: the case's previous message (this one) says so, naming the current one. */
   'case.superseded': { caseId: string; channel: string; messageId: string };

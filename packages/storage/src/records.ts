@@ -125,6 +125,8 @@ export interface Transition {
   };
   /** Follow-ups the decision owes, recorded in the same transaction (the outbox) under its decision id. */
   effects?: NewEffect[];
+  /** The case's chat message from this decision on (an undo's re-post), set in the same transaction. */
+  caseMessage?: CaseMessageRecord;
   event: Omit<CaseEvent, 'caseId' | 'fromState' | 'toState'>;
 }
 

@@ -490,6 +490,17 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.isBanned('u1')).toBe(false);
       });
 
+      it("sets the case's message with the transition (an undo's re-post), and not when the transition loses", async () => {
+        const opened = await caseFor(report('r1', 'u1', 1_000));
+        await store.setCaseMessage({ caseId: opened.id, channel: 'reports', messageId: 'first', updatedAt: 1_000 });
+        const repost = (messageId: string) => ({ caseId: opened.id, channel: 'reports', messageId, updatedAt: 2_000 });
+        const stale = { ...move(opened, 'claimed', { expectedVersion: opened.version + 1, decisionId: 'd-stale' }), caseMessage: repost('lost') };
+        expect(await store.transitionCase(stale)).toBeNull();
+        expect((await store.getCaseMessage(opened.id))?.messageId).toBe('first');
+        expect(await store.transitionCase({ ...move(opened, 'claimed'), caseMessage: repost('second') })).not.toBeNull();
+        expect(await store.getCaseMessage(opened.id)).toEqual(repost('second'));
+      });
+
       it('a stale transition leaves the history of earlier ones unchanged', async () => {
         const opened = await caseFor(report('r1', 'u1', 1_000));
         const claimed = await apply(move(opened, 'claimed'));

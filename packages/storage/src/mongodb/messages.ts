@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientSession } from 'mongodb';
+import type { CaseMessageRecord } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { nextValue } from './counters.js';
@@ -9,6 +11,11 @@ type MessageMethods = Pick<
   Store,
   'recordMessage' | 'editMessage' | 'listMessages' | 'getCaseMessage' | 'setCaseMessage' | 'findDelivery' | 'recordDelivery'
 >;
+
+/** Sets the case's message (in `session`'s transaction when given: a decision's re-post). */
+export async function replaceCaseMessage(c: Collections, m: CaseMessageRecord, session?: ClientSession): Promise<void> {
+  await c.caseMessages.replaceOne({ _id: m.caseId }, { channel: m.channel, messageId: m.messageId, updatedAt: m.updatedAt }, { upsert: true, ...(session && { session }) });
+}
 
 /** Chat messages, the message of each case, and deliveries to outside systems. */
 export function messageMethods(c: Collections): MessageMethods {
@@ -51,11 +58,7 @@ export function messageMethods(c: Collections): MessageMethods {
       return doc ? toCaseMessage(doc) : null;
     },
     async setCaseMessage(m) {
-      await c.caseMessages.replaceOne(
-        { _id: m.caseId },
-        { channel: m.channel, messageId: m.messageId, updatedAt: m.updatedAt },
-        { upsert: true },
-      );
+      await replaceCaseMessage(c, m);
     },
     async findDelivery(key) {
       const doc = await c.deliveries.findOne({ _id: key });

@@ -8,6 +8,7 @@ import { isDuplicateKey } from './driver-errors.js';
 import { appendFeedEvents, createSanction, liftSanctionOfCase, recordEffects, type PendingFeedEvent } from './sanctions.js';
 import { countDecision } from './triage.js';
 import { appendOutcomes, prepareOutcomes } from './reporter-outcomes.js';
+import { replaceCaseMessage } from './messages.js';
 import { approvalSanction } from '../approval-sanction.js';
 
 /**
@@ -27,8 +28,9 @@ class ReopenConflict extends Error {}
 /**
  * Applies a transition in one transaction: the compare-and-set on the case (one findOneAndUpdate
  * on _id, version and state), the audit event, the sanction change and its feed event, the
- * effects the decision owes (the outbox), the reporters' outcomes. All or nothing, as in the SQLite
- * store, so a decision id found by findDecision always means the whole decision was applied.
+ * effects the decision owes (the outbox), an undo's re-posted case message, the reporters'
+ * outcomes. All or nothing, as in the SQLite store, so a decision id found by findDecision always
+ * means the whole decision was applied.
  * The driver retries the transaction on transient errors (write conflicts between concurrent
  * decisions); a retry whose compare-and-set no longer matches answers null.
  */
@@ -89,6 +91,7 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
     feed = await liftSanctionOfCase(c, session, t.caseId, t.event.moderatorId, t.event.at);
   }
   await recordEffects(c, session, t.event.decisionId, t.effects, t.event.at);
+  if (t.caseMessage) await replaceCaseMessage(c, t.caseMessage, session);
   await countDecision(c, t, session);
   const outcomes = await prepareOutcomes(c, session, t);
   // Last: the counters are held from here to the commit only (see appendFeedEvents, appendOutcomes).

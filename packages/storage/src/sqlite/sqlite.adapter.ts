@@ -251,6 +251,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
     }
     if (t.ban === 'lift') sanctions.liftOfCase(t.caseId, t.event.moderatorId, t.event.at);
     sanctions.recordEffects(t.event.decisionId, t.effects, t.event.at);
+    if (t.caseMessage) q.setCaseMessage.run(t.caseMessage);
     triage.countDecision(t);
     outcomes.recordOutcomes(t);
     return toCase(q.getCase.get(t.caseId)!);
