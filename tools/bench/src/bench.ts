@@ -2,7 +2,6 @@
 // ceilings first, then the system. Expects REDIS_URL (tools/dev/bench.mjs starts a private one).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { createStore, type NewReport } from '@rm/storage';
 import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
@@ -11,6 +10,7 @@ import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
 import { benchSystem, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { banWave } from './ban-wave.js';
+import { holdAofRewrites } from './aof.js';
 import { seedSanctions } from './sanction-fixtures.js';
 import { combine, machine, markdown, ratios } from './report.js';
 import type { BenchResults } from './results.js';
@@ -61,16 +61,12 @@ async function main() {
     await stop(proc);
   };
   // The jobs a measured run leaves are load, not data: dropped after it, so Redis does not grow by
-  // a hundred thousand jobs a run. Then Redis rewrites its AOF at once, not during a measured run:
-  // a submit run appends tens of MB, the drop as much again, and the automatic rewrite (a fork and
-  // seconds of writing; 12 in one bench) fell into whichever run came next, up to 30 % off that
-  // run alone. With the automatic threshold out of reach, every run starts from a compact AOF.
-  const admin = new Redis(redisUrl);
-  await admin.config('SET', 'auto-aof-rewrite-min-size', '4gb');
+  // a hundred thousand jobs a run. Then Redis rewrites its AOF at once, not during a measured run,
+  // and every run starts from a compact AOF.
+  const { admin, rewrite } = await holdAofRewrites(redisUrl);
   const dropBacklogs = async () => {
     await Promise.all([dropQueue(env, 'bench', 'intake'), dropBareQueue(redisUrl)]);
-    await admin.bgrewriteaof().catch(() => undefined); // refused only while one is already running
-    while (/aof_rewrite_(in_progress|scheduled):1/.test(await admin.info('persistence'))) await new Promise((r) => setTimeout(r, 50));
+    await rewrite();
   };
 
   // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:

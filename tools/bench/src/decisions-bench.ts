@@ -4,6 +4,7 @@
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { addModerator, createAdminKey } from './fixtures.js';
 import { ratio } from './report.js';
+import { holdAofRewrites } from './aof.js';
 import { benchSystem, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
@@ -11,12 +12,15 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const say = (m: string) => process.stderr.write(`[bench decisions] ${m}\n`);
 
 const prefix = 'benchdecisions';
-const { dataDir, env } = benchSystem('decisions', { KEY_PREFIX: prefix, METRICS_PORT: '0' });
+const { dataDir, env, redisUrl } = benchSystem('decisions', { KEY_PREFIX: prefix, METRICS_PORT: '0' });
 const running: Proc[] = [];
 
 await runBench(async () => {
   // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
+  const { admin, rewrite } = await holdAofRewrites(redisUrl);
   const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
+  await rewrite();
+  admin.disconnect();
   const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
