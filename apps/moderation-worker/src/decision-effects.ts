@@ -17,9 +17,9 @@ export interface DecisionOutcome {
 
 /**
  * Everything a decision owes once committed, in the order the relay carries it out: the player's
- * Redis view; the sync of the case's message and the decision's deliveries (DMs, decision webhook); the sanction's
- * webhook and its expiry; the deadline; last, the undo's mark on the message it superseded, an edit
- * on the chat platform that holds nothing else up if it fails.
+ * Redis view; the sync of the case's message and the decision's deliveries (DMs, decision
+ * webhook); the sanction's webhook and its expiry; the deadline; last, the undo's mark on the
+ * message it superseded, an edit on the chat platform that holds nothing else up if it fails.
  */
 export function decisionEffects(job: DecisionJob, c: CaseRecord, at: number, o: DecisionOutcome): NewEffect[] {
   const { repost, liftedSanctionId, expiresAt } = o;

@@ -43,7 +43,8 @@ export const MessageRef = z.object({ channel: z.string(), messageId: z.string() 
  * bring the case's chat message in line with the case (post it if it is not there yet, else edit
  * it); they coalesce per case. `case.approved`, `case.dismissed` and `case.reopened` carry a
  * decision's own deliveries: `reporter.dm` and `decision.webhook` jobs (the undo's superseded
- * message too, in jobs of versions before the moderation worker marked it itself). `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
+ * message too, in jobs of versions before the moderation worker marked it itself).
+ * `case.claimed` and `case.unclaimed` are syncs queued by versions before `case.sync`.
  */
 export const NotificationJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case.opened'), ...aboutCase, reportId: z.string() }),
