@@ -231,6 +231,19 @@ describe('concurrency and redelivery', () => {
     }
   });
 
+  it('a case.reopened job queued by an earlier version still marks the message it names as superseded', async () => {
+    // Two cases with their messages: the job names the first's message as the one the second's replaced.
+    const [a, b] = [await openCase(), await openCase()];
+    const messageOf = async (userId: string) => (await messages()).find((m) => m.kind === 'case.opened' && m.content.includes(`(${userId})`));
+    await sys.waitFor(async () => (await messageOf(a.userId)) !== undefined && (await messageOf(b.userId)) !== undefined, 15_000, 'both case messages posted');
+    const [old, current] = [(await messageOf(a.userId))!, (await messageOf(b.userId))!];
+    const caseOf = async (userId: string) => ((await sys.get('/v1/cases?limit=100', viewer.auth)).body.cases as { caseId: string; userId: string }[]).find((c) => c.userId === userId)!.caseId;
+    const job = { kind: 'case.reopened', caseId: await caseOf(b.userId), decisionId: 'earlier-version-undo', moderatorId: 'm1', at: Date.now(), undid: 'dismissed', previousMessage: { channel: old.channel, messageId: old.id } };
+    await sys.queue('notifications').add('case.reopened', job, { jobId: 'decision-earlier-version-undo' });
+    const superseded = `This decision was undone and the case re-posted (message ${current.id}).`;
+    await sys.waitFor(async () => (await messages()).find((m) => m.id === old.id)?.content === superseded, 15_000, 'the named message marked superseded');
+  });
+
   it('a redelivered decision job changes nothing twice and answers the same', async () => {
     const { ids } = await openCase();
     const queue = sys.queue('decisions');
