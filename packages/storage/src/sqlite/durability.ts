@@ -13,10 +13,12 @@ export const SYNCHRONOUS = 'FULL';
  * next FULL commit syncs these with it, since the WAL is synced as a whole and in order.
  */
 export function withoutSync<T>(db: Database.Database, write: () => T): T {
-  db.pragma('synchronous = NORMAL');
+  // `exec`, not `db.pragma`: this runs twice per group commit, and `pragma` builds a statement
+  // object each time (about 9 µs a pair against 1.5).
+  db.exec('PRAGMA synchronous = NORMAL');
   try {
     return write();
   } finally {
-    db.pragma(`synchronous = ${SYNCHRONOUS}`);
+    db.exec(`PRAGMA synchronous = ${SYNCHRONOUS}`);
   }
 }
