@@ -16,11 +16,16 @@ const { dataDir, env, redisUrl } = benchSystem('decisions', { KEY_PREFIX: prefix
 const running: Proc[] = [];
 
 await runBench(async () => {
-  // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
   const { admin, rewrite } = await holdAofRewrites(redisUrl);
-  const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
-  await rewrite();
-  admin.disconnect();
+  let bare;
+  try {
+    // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
+    bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
+    await rewrite();
+  } finally {
+    // An open connection would keep a failed run from exiting.
+    admin.disconnect();
+  }
   const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
