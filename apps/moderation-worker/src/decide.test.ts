@@ -53,7 +53,7 @@ function relayOver(connection: Redis, n: Notifier): EffectRelay {
       notify: n.notify,
       webhookConfigured: async () => webhookConfigured,
       scheduleDeadline: (j, dueAt) => scheduleUnlessMoot(store, deadlines, j, dueAt),
-      markSuperseded: (previous, currentMessageId) => markSuperseded(chat, previous, currentMessageId),
+      markSuperseded: (caseId, previous) => markSuperseded(chat, store, caseId, previous),
       scheduleExpiry: async (sanctionId, expiresAt) => {
         await sanctionsQueue.add('expire', { kind: 'expire', sanctionId }, { jobId: `expire-${sanctionId}`, delay: Math.max(0, expiresAt - Date.now()) });
       },

@@ -34,7 +34,7 @@ runMain('moderation-worker', async () => {
       webhookConfigured: () => webhookFlag.configured(),
       scheduleExpiry: (sanctionId, expiresAt) => scheduleExpiry(sanctionsQueue, sanctionId, expiresAt),
       scheduleDeadline: (job, dueAt) => scheduleUnlessMoot(store, deadlines, job, dueAt),
-      markSuperseded: (previous, currentMessageId) => markSuperseded(chat, previous, currentMessageId),
+      markSuperseded: (caseId, previous) => markSuperseded(chat, store, caseId, previous),
     }),
     onError: (err, effect) => log.warn({ err, effectId: effect.id, kind: effect.kind }, 'effect failed; it stays pending for the sweep'),
   });

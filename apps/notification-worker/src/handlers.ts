@@ -23,10 +23,7 @@ export function notificationHandlers(deps: NotificationDeps): (job: Notification
     'case.reopened': async (job) => {
       await fanOutDecision(deps, job);
       // A job of an earlier version: it still marks the message the undo superseded.
-      if (job.previousMessage) {
-        const current = await deps.store.getCaseMessage(job.caseId);
-        if (current) await markSuperseded(deps.chat, job.previousMessage, current.messageId);
-      }
+      if (job.previousMessage) await markSuperseded(deps.chat, deps.store, job.caseId, job.previousMessage);
     },
     'reporter.dm': (job, jobId) =>
       deps.chat.sendDm(job.reporterId, { kind: 'reporter.dm', content: job.outcome === 'actioned' ? approvalDmText() : dismissalDmText(job.reason), dedupeKey: jobId }),

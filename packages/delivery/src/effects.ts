@@ -90,8 +90,8 @@ export interface EffectDeps {
    * what it times has moved on meanwhile (the moderation worker knows which).
    */
   scheduleDeadline: (job: DeadlineJob, dueAt: number) => Promise<void>;
-  /** Edits a superseded case message to point at the current one (markSuperseded in @rm/platforms). */
-  markSuperseded: (previous: { channel: string; messageId: string }, currentMessageId: string) => Promise<void>;
+  /** Edits a case's superseded message to point at the case's message now (markSuperseded in @rm/platforms). */
+  markSuperseded: (caseId: string, previous: { channel: string; messageId: string }) => Promise<void>;
 }
 
 export const toEventView = (e: SanctionEvent): SanctionEventView => ({
@@ -131,9 +131,7 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
     },
     'case.superseded': async (e) => {
       const p = payload<'case.superseded'>(e);
-      // The case's message now: the undo's re-post, or one a later sync posted in its place.
-      const current = await deps.store.getCaseMessage(p.caseId);
-      if (current) await deps.markSuperseded({ channel: p.channel, messageId: p.messageId }, current.messageId);
+      await deps.markSuperseded(p.caseId, { channel: p.channel, messageId: p.messageId });
     },
     'redis.user': async (e) => {
       const p = payload<'redis.user'>(e);

@@ -42,13 +42,14 @@ export function embeddedChat(store: Store): ChatPlatform {
 }
 
 /**
- * After an undo re-posted a case, its previous message says so and names the current one (unless
- * it is gone, or is the current one).
+ * After an undo re-posted a case, its previous message says so and names the case's message now:
+ * the re-post, or one a later sync posted in its place (unless it is gone, or is that one).
  */
-export async function markSuperseded(chat: Pick<ChatPlatform, 'edit'>, previous: { channel: string; messageId: string }, currentMessageId: string): Promise<void> {
-  if (previous.messageId === currentMessageId) return;
+export async function markSuperseded(chat: Pick<ChatPlatform, 'edit'>, store: Pick<Store, 'getCaseMessage'>, caseId: string, previous: { channel: string; messageId: string }): Promise<void> {
+  const current = await store.getCaseMessage(caseId);
+  if (!current || previous.messageId === current.messageId) return;
   try {
-    await chat.edit(previous.channel, previous.messageId, supersededText(currentMessageId));
+    await chat.edit(previous.channel, previous.messageId, supersededText(current.messageId));
   } catch (err) {
     if (!(err instanceof MessageNotFoundError)) throw err;
   }
