@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createLogger, createRedis, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
 import { createChatPlatform, markSuperseded } from '@rm/platforms';
 import { ReportGuard, UserStateSync } from '@rm/report-guard';
@@ -24,6 +24,9 @@ runMain('moderation-worker', async () => {
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const userSync = new UserStateSync(redis, config.KEY_PREFIX);
   const webhookFlag = new WebhookFlag(redis, config.KEY_PREFIX);
+  // Its own connection: a subscriber runs nothing else.
+  const announcements = createRedis(config, { onError: (err) => log.warn({ err: err.message }, 'redis connection error (webhook announcements)') });
+  webhookFlag.watch(announcements, (err) => log.warn({ err }, 'could not watch for a decision webhook; asking Redis per decision meanwhile'));
   const chat = createChatPlatform(config, store);
   const relay = new EffectRelay({
     store,
@@ -75,7 +78,7 @@ runMain('moderation-worker', async () => {
     {
       concurrency: config.MODERATION_CONCURRENCY,
       // The effects still being carried out after their answers, before the queues they use close.
-      closers: [() => relay.idle(), async () => clearInterval(rebuildTimer), () => sanctionsQueue.close(), () => deadlines.close(), () => notifier.close()],
+      closers: [() => relay.idle(), async () => clearInterval(rebuildTimer), async () => announcements.disconnect(), () => sanctionsQueue.close(), () => deadlines.close(), () => notifier.close()],
     },
   );
   consume(
