@@ -1,6 +1,6 @@
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
 import type { EffectKind } from '@rm/delivery';
-import { OpenCaseConflictError, type CaseEvent, type CaseRecord } from '@rm/storage';
+import { OpenCaseConflictError, recordedEffects, type CaseEvent, type CaseRecord, type EffectRecord } from '@rm/storage';
 import { approvalSanction } from './approval-sanction.js';
 import { decisionEffects } from './decision-effects.js';
 import type { DecideDeps } from './deps.js';
@@ -53,6 +53,8 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
     const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId, { caseId: c.id, states: ['active'] }))[0] : undefined;
     const deadline = await deadlineOf(deps, job, c.id, at);
+    // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
+    const effects = decisionEffects(job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline });
     try {
       const updated = await store.transitionCase({
         caseId: c.id,
@@ -63,8 +65,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
         ...(sanction && { sanction }),
         // The re-post is the case's message from the undo on, committed with it.
         ...(repost && { caseMessage: { caseId: c.id, channel: deps.settings.reportChannel, messageId: repost.messageId, updatedAt: at } }),
-        // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
-        effects: decisionEffects(job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline }),
+        effects,
         event: { decisionId: job.decisionId, action: job.action, moderatorId: job.moderatorId, at, result },
       });
       if (!updated) continue; // another decision won the race: read the case again
@@ -72,7 +73,8 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
       if (err instanceof OpenCaseConflictError) throw newerCaseOpen(c.userId);
       throw err;
     }
-    await carryOut(deps, job.decisionId);
+    // A new decision id: its transaction recorded the source's only effects, so they are not read back.
+    await carryOut(deps, job.decisionId, recordedEffects(job.decisionId, effects, at));
     return result;
   }
   throw new AppError('INTERNAL', 'The case kept changing under concurrent decisions; try again');
@@ -97,9 +99,9 @@ const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 
  * is committed: a failing effect stays pending for the sweep and never turns the answer into an
  * error, and one a crash cuts short is carried out by the sweep.
  */
-async function carryOut(deps: DecideDeps, decisionId: string): Promise<void> {
+async function carryOut(deps: DecideDeps, decisionId: string, recorded?: EffectRecord[]): Promise<void> {
   const onError = (err: unknown) => deps.onEffectError?.(err);
-  await deps.relay.runSplit(decisionId, (e) => !BEFORE_ANSWER.has(e.kind), onError).catch(onError);
+  await deps.relay.runSplit(decisionId, (e) => !BEFORE_ANSWER.has(e.kind), onError, recorded).catch(onError);
 }
 
 /** The answer for a decision that is about to be applied (spec 4.4-4.8). */

@@ -35,9 +35,9 @@ export class EffectRelay {
    * The source's pending effects but those that wait (NewEffect.notBefore) for a later time: the
    * sweep carries those out once due. They sort last, after the source's other effects.
    */
-  private async dueEffectsOf(sourceId: string): Promise<EffectRecord[]> {
+  private async dueEffectsOf(sourceId: string, recorded?: EffectRecord[]): Promise<EffectRecord[]> {
     const now = Date.now();
-    return (await this.options.store.pendingEffectsOf(sourceId)).filter((e) => e.createdAt <= now);
+    return (recorded ?? (await this.options.store.pendingEffectsOf(sourceId))).filter((e) => e.createdAt <= now);
   }
 
   /**
@@ -45,9 +45,12 @@ export class EffectRelay {
    * and those after it run in the background (idle() waits for them), and all that were done are
    * marked in one write at the end. A crash in between leaves them pending for the sweep, and runs
    * the first part again, which idempotent effects allow.
+   *
+   * `recorded`: the source's effects as the caller's transaction has just committed them
+   * (`recordedEffects`), the source's only ones, so they are not read back.
    */
-  async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void): Promise<void> {
-    const effects = await this.dueEffectsOf(sourceId);
+  async runSplit(sourceId: string, later: (effect: EffectRecord) => boolean, onError: (err: unknown) => void, recorded?: EffectRecord[]): Promise<void> {
+    const effects = await this.dueEffectsOf(sourceId, recorded);
     const cut = effects.findIndex(later);
     const done: EffectRecord[] = [];
     const ok = await this.carryOut(cut < 0 ? effects : effects.slice(0, cut), done);

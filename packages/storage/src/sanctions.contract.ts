@@ -3,6 +3,7 @@ import type { CaseRecord, NewEffect, NewSanction, SanctionFilter, SanctionRecord
 import type { Store } from './store.js';
 import { report as baseReport } from './fixtures.contract.js';
 import { allOpenCases } from './open-cases.js';
+import { recordedEffects } from './effect-records.js';
 import { statementFixture } from './statements.contract.js';
 
 const STATEMENT = statementFixture({ from: 10_000 });
@@ -395,6 +396,14 @@ export function describeSanctionsContract(store: () => Store): void {
       await store().completeEffects(['d-claim:0-guard', 'd-claim:2-past'], 3_000);
       expect(await store().pendingEffects(49_999, 10)).toEqual([]);
       expect((await store().pendingEffects(50_000, 10)).map((e) => e.id)).toEqual(['d-claim:1-later']);
+    });
+
+    it('recordedEffects is what pendingEffectsOf reads back after the transition that recorded them', async () => {
+      const [saved] = await store().saveReports([report('r1', 'u1', 1_000)]);
+      const opened = (await store().getCase(saved!.caseId))!;
+      const effects = [effect('d-claim:9-notify'), { ...effect('d-claim:1-later'), notBefore: 50_000 }, effect('d-claim:10-guard'), { ...effect('d-claim:2-past'), notBefore: 10 }];
+      await store().transitionCase(step(opened, 'claimed', 'd-claim', { effects }, 2_000));
+      expect(recordedEffects('d-claim', effects, 2_000)).toEqual(await store().pendingEffectsOf('d-claim'));
     });
 
     it('a refused compare-and-set records no effect and no sanction', async () => {

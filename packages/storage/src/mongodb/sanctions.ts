@@ -2,6 +2,7 @@ import type { ClientSession, Document, Filter, MongoClient, TransactionOptions }
 import type { StatementOfReasons } from '@rm/contracts';
 import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, SanctionSummary, SanctionTally, StoredSanction } from '../records.js';
 import { isDuplicateKey } from './driver-errors.js';
+import { effectCreatedAt } from '../effect-records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
@@ -128,7 +129,7 @@ export async function recordEffects(c: Collections, session: ClientSession, sour
     effects.map((e, ordinal) => ({
       updateOne: {
         filter: { _id: e.id },
-        update: { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: Math.max(at, e.notBefore ?? at), doneAt: null, ordinal } },
+        update: { $setOnInsert: { sourceId, kind: e.kind, payload: e.payload ?? null, createdAt: effectCreatedAt(e, at), doneAt: null, ordinal } },
         upsert: true,
       },
     })),

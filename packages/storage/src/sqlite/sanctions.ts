@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { StatementOfReasons } from '@rm/contracts';
 import type { Store } from '../store.js';
 import { withoutSync } from './durability.js';
+import { effectCreatedAt } from '../effect-records.js';
 import type {
   AppealOutcome,
   EffectRecord,
@@ -232,7 +233,7 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
   const event = (type: SanctionEventType, s: EventSubject, at: number, extra: { cause?: 'appeal' | undefined; appeal?: AppealOutcome } = {}) =>
     q.insertEvent.run(type, s.id, s.userId, s.caseId, s.kind, s.expiresAt, at, extra.cause ?? null, extra.appeal ? JSON.stringify(extra.appeal) : null);
   const recordEffects = (sourceId: string, effects: NewEffect[] | undefined, at: number) => {
-    for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), Math.max(at, e.notBefore ?? at));
+    for (const e of effects ?? []) q.insertEffect.run(e.id, sourceId, e.kind, JSON.stringify(e.payload ?? null), effectCreatedAt(e, at));
   };
 
   /** In a transaction: ends an active sanction (lifted or expired) with its feed event and effects; false if it was not active. */
