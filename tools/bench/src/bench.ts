@@ -29,6 +29,8 @@ const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
 const { redisUrl, dataDir, env } = benchSystem(null, { KEY_PREFIX: 'bench', MAX_REPORTS_PER_DAY: '5' });
 const running: Proc[] = [];
+/** Connections of its own, closed whatever happened (runBench). */
+const closers: (() => void)[] = [];
 const base = (port: number) => `http://127.0.0.1:${port}`;
 
 async function serve(name: string, entry: string, port: number, node: string[] = []): Promise<Proc> {
@@ -64,6 +66,7 @@ async function main() {
   // a hundred thousand jobs a run. Then Redis rewrites its AOF at once, not during a measured run,
   // and every run starts from a compact AOF.
   const { admin, rewrite } = await holdAofRewrites(redisUrl);
+  closers.push(() => admin.disconnect());
   const dropBacklogs = async () => {
     await Promise.all([dropQueue(env, 'bench', 'intake'), dropBareQueue(redisUrl)]);
     await rewrite();
@@ -208,7 +211,6 @@ async function main() {
   writeFileSync(join(out, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(out, 'latest.md'), md);
   process.stdout.write(`\n${md}\nwritten: bench/results/latest.json, bench/results/latest.md\n`);
-  admin.disconnect();
 }
 
-await runBench(main, { say, running, dataDir });
+await runBench(main, { say, running, dataDir, closers });

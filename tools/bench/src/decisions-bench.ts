@@ -14,18 +14,15 @@ const say = (m: string) => process.stderr.write(`[bench decisions] ${m}\n`);
 const prefix = 'benchdecisions';
 const { dataDir, env, redisUrl } = benchSystem('decisions', { KEY_PREFIX: prefix, METRICS_PORT: '0' });
 const running: Proc[] = [];
+/** Connections of its own, closed whatever happened (runBench). */
+const closers: (() => void)[] = [];
 
 await runBench(async () => {
   const { admin, rewrite } = await holdAofRewrites(redisUrl);
-  let bare;
-  try {
-    // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
-    bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
-    await rewrite();
-  } finally {
-    // An open connection would keep a failed run from exiting.
-    admin.disconnect();
-  }
+  closers.push(() => admin.disconnect());
+  // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
+  const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
+  await rewrite();
   const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
@@ -49,4 +46,4 @@ await runBench(async () => {
   say(`CPU per decision: ${figures.cpu.perDecisionMs} ms over the system (load generator ${figures.cpu.loadGeneratorPerDecisionMs} ms); seconds: ${JSON.stringify(figures.cpu.seconds)}`);
   say(`cycles at ${CONNECTIONS} / the bare stack's: ${ratio(figures.cycles.cyclesPerSec, bare.cyclesPerSec)}`);
   process.stdout.write(`${JSON.stringify({ ...figures, bare })}\n`);
-}, { say, running, dataDir });
+}, { say, running, dataDir, closers });

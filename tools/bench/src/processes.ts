@@ -82,15 +82,17 @@ export function sampleRss(procs: { name: string; pid: number }[]): () => Record<
 
 /**
  * Runs a bench's body; a failure is printed and sets the exit code. Whatever happened, the
- * processes it started are stopped (by PID) and its data directory removed.
+ * processes it started are stopped (by PID), the connections it registered in `closers` closed
+ * (an open one would keep a failed run from exiting) and its data directory removed.
  */
-export async function runBench(body: () => Promise<void>, o: { say: (m: string) => void; running: Proc[]; dataDir: string }): Promise<void> {
+export async function runBench(body: () => Promise<void>, o: { say: (m: string) => void; running: Proc[]; dataDir: string; closers?: (() => void)[] }): Promise<void> {
   try {
     await body();
   } catch (err) {
     o.say(`failed: ${(err as Error).stack ?? err}`);
     process.exitCode = 1;
   } finally {
+    for (const close of o.closers ?? []) close();
     for (const p of o.running) await p.stop();
     rmSync(o.dataDir, { recursive: true, force: true });
   }
