@@ -8,7 +8,7 @@ import { cannon, type CannonResult } from './cannon.js';
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
-import { benchSystem, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
+import { benchSystem, GATEWAY_NODE_ARGS, redisProcs, runBench, sampleRss, startProcess, waitHttp, type Proc } from './processes.js';
 import { banWave } from './ban-wave.js';
 import { holdAofRewrites } from './aof.js';
 import { seedSanctions } from './sanction-fixtures.js';
@@ -75,7 +75,7 @@ async function main() {
   // The system on the embedded SQLite store. The gateway is measured alone, like the ceilings:
   // its workers would otherwise share the two cores with it; (g) measures how fast they drain.
   // Started as `npm start` and the compose file start it (tools/dev/lib/processes.mjs).
-  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900, ['--max-old-space-size=128']);
+  const gateway = await serve('gateway', 'apps/gateway/dist/main.js', 3900, GATEWAY_NODE_ARGS);
   const auth = createAdminKey({ ...env });
   const users = importUsers({ ...env }, 1000);
   addModerator({ ...env }, 'bench-mod', 'bench');

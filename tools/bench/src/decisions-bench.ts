@@ -5,7 +5,7 @@ import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { addModerator, createAdminKey } from './fixtures.js';
 import { ratio } from './report.js';
 import { holdAofRewrites } from './aof.js';
-import { benchSystem, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
+import { benchSystem, GATEWAY_NODE_ARGS, redisProcs, runBench, startProcess, waitHttp, type Proc } from './processes.js';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
@@ -23,7 +23,7 @@ await runBench(async () => {
   // Its ceiling first, in the same minutes: this VM's speed drifts between runs.
   const bare = await bareDecisionScenario({ env, port: 3911, connections: CONNECTIONS, durationSec: DURATION, running });
   await rewrite();
-  const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, ['--max-old-space-size=128']);
+  const gateway = startProcess('gateway', 'apps/gateway/dist/main.js', { ...env, PORT: '3910' }, GATEWAY_NODE_ARGS);
   running.push(gateway);
   await waitHttp('http://127.0.0.1:3910/');
   const auth = createAdminKey({ ...env });

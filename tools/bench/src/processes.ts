@@ -80,6 +80,9 @@ export function sampleRss(procs: { name: string; pid: number }[]): () => Record<
   };
 }
 
+/** The gateway's Node flags, as `npm start`, the compose file and the Kubernetes manifests start it. */
+export const GATEWAY_NODE_ARGS = ['--max-old-space-size=128'];
+
 /**
  * Runs a bench's body; a failure is printed and sets the exit code. Whatever happened, the
  * processes it started are stopped (by PID), the connections it registered in `closers` closed
