@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createStore } from '@rm/storage';
+import { assembleStatement, TriagePolicy } from '@rm/triage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakePlatform } from './fake-platform.js';
 import { isErrorShape, System, type Key } from './harness.js';
@@ -155,10 +156,28 @@ describe('POST /v1/appeals', () => {
     // would have been then): past the P180D window. One that started 179 days ago is still open.
     const store = await createStore({ DATA_DIR: sys.dataDir, MONGODB_URL: sys.env['MONGODB_URL'], MONGODB_DB: sys.env['MONGODB_DB'] });
     const old = await newUser();
-    const item = (id: string) => ({ id, userId: old, kind: 'ban', blocksLogin: true, category: 'cheating', source: { type: 'anticheat', id: 'detector' }, idempotencyKey: id, evidence: [], reason: 'cheat software', moderatorId: 'anticheat', expiresAt: null, effects: [] });
+    // With its statement of reasons, as the sanctions API assembles one for a trusted system.
+    const item = (id: string, at: number) => {
+      const statement = assembleStatement(TriagePolicy.parse(TEST_POLICY), {
+        category: 'cheating',
+        kind: 'ban',
+        from: at,
+        until: null,
+        reason: 'cheat software',
+        origin: 'own_initiative',
+        reports: null,
+        evidence: [],
+        automatedDetection: true,
+        automatedDecision: 'fully',
+        issuedAt: at,
+      });
+      return { id, userId: old, kind: 'ban', blocksLogin: true, category: 'cheating', source: { type: 'anticheat', id: 'detector' }, idempotencyKey: id, evidence: [], reason: 'cheat software', moderatorId: 'anticheat', expiresAt: null, statement, effects: [] };
+    };
     try {
-      await store.createSanctions({ items: [item(`${old}-181`)], at: Date.now() - 181 * 86_400_000, effectiveAt: null, sourceId: `${old}-181` });
-      await store.createSanctions({ items: [item(`${old}-179`)], at: Date.now() - 179 * 86_400_000, effectiveAt: null, sourceId: `${old}-179` });
+      for (const days of [181, 179]) {
+        const at = Date.now() - days * 86_400_000;
+        await store.createSanctions({ items: [item(`${old}-${days}`, at)], at, effectiveAt: null, sourceId: `${old}-${days}` });
+      }
     } finally {
       await store.close();
     }

@@ -14,7 +14,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 const s3dir = mkdtempSync(join(tmpdir(), 'rm-e2e-s3-'));
-const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: 'evidence-e2e' }] });
+const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: 'evidence-e2e', configs: [] }] });
 let sys: System;
 let submitter: Key;
 let viewer: Key;

@@ -190,7 +190,9 @@ describe('capture at intake (createEvidence: true)', () => {
 
 describe('uploads through the gateway (no S3 store)', () => {
   const start = (body: unknown) => sys.post('/v1/evidence/uploads', submitter.auth, body);
-  const put = (url: string, body: Buffer | string, type = 'image/png') => fetch(url, { method: 'PUT', body, headers: { 'content-type': type } });
+  // A copy of a Buffer as a plain Uint8Array: the DOM's fetch types (the console's page code needs them) take no Buffer.
+  const put = (url: string, body: Buffer | string, type = 'image/png') =>
+    fetch(url, { method: 'PUT', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': type } });
 
   it('round-trips: ask, PUT, cite with type s3Upload, kept with its hash', async () => {
     const asked = await start({ contentType: 'image/png', size: PNG.length });

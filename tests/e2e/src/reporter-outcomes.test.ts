@@ -142,7 +142,7 @@ describe('GET /v1/reporters/{platform}/{reporterId}/outcomes', () => {
 
   it('pages without gaps while decisions arrive between pages: every report once, at its latest outcome', async () => {
     const reporter = 'pager';
-    const reports = [];
+    const reports: { reportId: string; userId: string }[] = [];
     for (let i = 0; i < 14; i++) reports.push(await reported(reporter));
     const expected = new Map<string, [boolean, boolean]>();
     const apply = async (i: number, action: 'approve' | 'dismiss' | 'undo') => {
