@@ -13,8 +13,11 @@ export const moderationConfig = commonConfig.extend({
   ...chatConfigShape,
   ...notifyPolicyShape,
   ...caseSyncDelayShape,
-  /** Decision jobs processed at once by this process. */
-  MODERATION_CONCURRENCY: env.positiveInt(10),
+  /**
+   * Decision jobs processed at once by this process. Its writes commit in groups (group-commit.ts),
+   * so more decisions in flight share commits and fsyncs (docs/performance.md, 50 against 10).
+   */
+  MODERATION_CONCURRENCY: env.positiveInt(50),
   /** Chat channel where cases that breached their SLA are escalated. */
   ESCALATION_CHANNEL_ID: env.string('escalations'),
   /** Deadline jobs (claim expiry, SLA check) processed at once by this process. */

@@ -14,5 +14,5 @@ new Worker(
     const answer = { success: true, data: { message: `Report ${job.name} by ${data.moderatorId}`, reportId: data.reportId, moderator: { id: data.moderatorId, username: data.moderatorId } } };
     await publisher.publish(data.replyTo, JSON.stringify({ id: job.id, answer }));
   },
-  { connection: new Redis(url, { maxRetriesPerRequest: null }), prefix: BARE_DECISIONS.prefix, concurrency: 10 },
+  { connection: new Redis(url, { maxRetriesPerRequest: null }), prefix: BARE_DECISIONS.prefix, concurrency: 50 },
 );
