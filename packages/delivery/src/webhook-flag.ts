@@ -74,7 +74,10 @@ export class WebhookFlag {
     if (subscriber.status === 'ready') confirm();
   }
 
-  /** Read on every decision until it is seen set (a webhook configured later counts at once), then known. */
+  /**
+   * Whether decisions queue webhook jobs. Asked of Redis on every call until seen set, then known;
+   * while watched, a "no" is asked for at most every WATCHED_ANSWER_MS, and an announcement sets it.
+   */
   async configured(): Promise<boolean> {
     if (this.set) return true;
     if (this.askedAt !== null && Date.now() - this.askedAt < WATCHED_ANSWER_MS) return false;
