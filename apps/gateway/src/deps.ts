@@ -2,10 +2,11 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { UserDirectory } from '@rm/platforms';
 import type { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import type { Metrics, Redis, ReplyInbox } from '@rm/runtime';
+import type { Metrics, Redis } from '@rm/runtime';
 import type { Store } from '@rm/storage';
 import type { GatewayConfig } from './config.js';
 import type { Intake } from './intake/intake.js';
+import type { DecisionBatches } from './use-cases/decision-batches.js';
 import type { EvidenceDeps } from './use-cases/evidence-uploads.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
@@ -23,8 +24,8 @@ export interface GatewayDeps {
   /** Submits are checked and go to the intake queue through this, one job per event-loop turn. */
   intake: Intake;
   decisionsQueue: Queue;
-  /** Where the moderation worker publishes the answers to this gateway's decision jobs. */
-  replies: ReplyInbox;
+  /** Decisions go to the moderation worker through this, one job per event-loop turn; their answers come back to its reply inbox. */
+  decisions: DecisionBatches;
   /** The moderation worker's sanctions queue: the sanctions API's relay jobs and ban-wave activations. */
   sanctionsQueue: Queue;
   /** Further queues shown on the dashboard (those the gateway does not produce to). */

@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
 import { openBlobStore, tokenSecret, uploadTokens } from '@rm/evidence';
 import { createIntake } from './intake/create-intake.js';
+import { DecisionBatches } from './use-cases/decision-batches.js';
 
 let logger: Logger | undefined;
 
@@ -49,7 +50,7 @@ runMain('gateway', async () => {
     intakeQueue,
     intake: createIntake(intakeQueue, queueConnection, guard, logger),
     decisionsQueue,
-    replies,
+    decisions: new DecisionBatches(decisionsQueue, replies, config.DECISION_TIMEOUT_MS),
     sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,

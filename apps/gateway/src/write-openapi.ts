@@ -34,7 +34,7 @@ const deps: GatewayDeps = {
   intakeQueue: offline('intakeQueue'),
   intake: offline('intake'),
   decisionsQueue: offline('decisionsQueue'),
-  replies: offline('replies'),
+  decisions: offline('decisions'),
   sanctionsQueue: offline('sanctionsQueue'),
   dashboardQueues: [],
   metrics: new Metrics('gateway'),

@@ -1,11 +1,13 @@
 import { createLogger, createRedis, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
 import { createChatPlatform, markSuperseded } from '@rm/platforms';
+import type { OneDecision } from '@rm/contracts';
 import { ReportGuard, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';
+import { decideAll } from './decide-all.js';
 import { decideAppeal } from './decide-appeal.js';
 import { GuardRebuild, REBUILD_CHECK_MS } from './guard-rebuild.js';
 import { handleDeadline } from './handle-deadline.js';
@@ -63,18 +65,19 @@ runMain('moderation-worker', async () => {
   }, REBUILD_CHECK_MS);
   rebuildTimer.unref();
 
+  const decideOne = async (job: OneDecision): Promise<unknown> => {
+    if ('appealId' in job) {
+      const result = await decideAppeal({ ...deps, appeals: { claimTtlMs: deps.policy.claimTtlMs, systemModeratorId: config.TRIAGE_POLICY.systemModeratorId } }, job);
+      log.info({ action: job.action, appealId: job.appealId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'appeal decision handled');
+      return result;
+    }
+    const result = await decide(deps, job);
+    log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
+    return result;
+  };
   consume(
     'decisions',
-    async (job) => {
-      if ('appealId' in job) {
-        const result = await decideAppeal({ ...deps, appeals: { claimTtlMs: deps.policy.claimTtlMs, systemModeratorId: config.TRIAGE_POLICY.systemModeratorId } }, job);
-        log.info({ action: job.action, appealId: job.appealId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'appeal decision handled');
-        return result;
-      }
-      const result = await decide(deps, job);
-      log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
-      return result;
-    },
+    async (job) => ('decisions' in job ? decideAll(job.decisions, decideOne) : decideOne(job)),
     {
       concurrency: config.MODERATION_CONCURRENCY,
       // The effects still being carried out after their answers, before the queues they use close.

@@ -39,6 +39,19 @@ export const IntakeJob = z
   .transform(({ verdicts, ...job }) => (job.verdictsKey === undefined && verdicts !== undefined ? { ...job, verdictsKey: verdicts } : job));
 export type IntakeJob = z.infer<typeof IntakeJob>;
 
+/** One decision on the decisions queue: a case's or an appeal's. */
+export const OneDecision = z.union([DecisionJob, AppealDecisionJob]);
+export type OneDecision = z.infer<typeof OneDecision>;
+
+/**
+ * The decisions one gateway took during one turn of its event loop, as one job: one add, one
+ * fetch and one finish for all of them. The job's return value is their answers, in order. Each
+ * is applied on its own (a refusal of one is its answer, not the others'); a job that fails is
+ * tried again whole, and a decision already recorded answers again what it answered.
+ */
+export const DecisionBatch = z.object({ decisions: z.array(OneDecision).min(1) });
+export type DecisionBatch = z.infer<typeof DecisionBatch>;
+
 export interface QueueSpec<P extends z.ZodType> {
   readonly name: string;
   readonly payload: P;
@@ -60,8 +73,11 @@ export const QUEUES = {
    * still fails at once), the wait between attempts capped by the intake worker's INTAKE_RETRY_MAX_MS.
    */
   intake: { name: 'intake', payload: IntakeJob, attempts: Number.MAX_SAFE_INTEGER, backoff: { type: 'exponential-jitter', delay: 500 } },
-  /** Case decisions, and appeal decisions beside them (one writer for both: the moderation worker). */
-  decisions: { name: 'decisions', payload: z.union([DecisionJob, AppealDecisionJob]), attempts: 3, backoff: { type: 'exponential', delay: 200 } },
+  /**
+   * Case decisions, and appeal decisions beside them (one writer for both: the moderation worker):
+   * a gateway's in batches, the chat buttons' (and an earlier gateway's) one per job.
+   */
+  decisions: { name: 'decisions', payload: z.union([DecisionBatch, OneDecision]), attempts: 3, backoff: { type: 'exponential', delay: 200 } },
   /** Defaults; NOTIFY_ATTEMPTS and NOTIFY_BACKOFF_MS override them where notifications are enqueued. */
   notifications: { name: 'notifications', payload: NotificationJob, attempts: 8, backoff: { type: 'exponential-jitter', delay: 1000 } },
   /** Dead letters of the notifications queue: never consumed, listed and replayed by the CLI. */

@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps.js';
 import { appealDetail } from './appeal-views.js';
 import { runDecisionJob } from './request-decision.js';
 
-type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'replies' | 'config' | 'store'>;
+type Deps = Pick<GatewayDeps, 'decisions' | 'config' | 'store'>;
 
 /**
  * Hands a moderator's decision about an appeal to the moderation worker (the decisions queue, as

@@ -1,18 +1,18 @@
-import { AppError, DecisionResult, QUEUES, jobIdFor, type AppealDecisionJob, type DecisionDataByAction, type DecisionJob } from '@rm/contracts';
+import { AppError, DecisionResult, type DecisionDataByAction, type DecisionJob, type OneDecision } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { unavailable } from '../errors/unavailable.js';
-import { addAndAwait, DecisionQueueError, DecisionTimeoutError } from './decision-answer.js';
+import { DecisionQueueError, DecisionTimeoutError } from './decision-answer.js';
 
-type Deps = Pick<GatewayDeps, 'decisionsQueue' | 'replies' | 'config'>;
+type Deps = Pick<GatewayDeps, 'decisions' | 'config'>;
 
 /**
  * Queues a decision job (a case's or an appeal's) for the moderation worker and waits for its raw
  * answer. If the wait times out the job stays queued and is still applied exactly once; the
  * caller gets a 500 saying so.
  */
-export async function runDecisionJob(deps: Deps, job: DecisionJob | AppealDecisionJob): Promise<unknown> {
+export async function runDecisionJob(deps: Deps, job: OneDecision): Promise<unknown> {
   try {
-    return await addAndAwait(deps.decisionsQueue, deps.replies, QUEUES.decisions.name, job, jobIdFor.decisions(job.decisionId), deps.config.DECISION_TIMEOUT_MS);
+    return await deps.decisions.run(job);
   } catch (err) {
     if (err instanceof DecisionQueueError) throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err.cause);
     if (err instanceof DecisionTimeoutError) {
