@@ -1,7 +1,7 @@
-import { createLogger, createRedis, loadConfig, createDeadlines, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { createLogger, createRedis, loadConfig, createDeadlines, openQueue, runMain, sendReply, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
 import { createChatPlatform, markSuperseded } from '@rm/platforms';
-import type { OneDecision } from '@rm/contracts';
+import { jobIdFor, type OneDecision } from '@rm/contracts';
 import { ReportGuard, UserStateSync } from '@rm/report-guard';
 import { createStore } from '@rm/storage';
 import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
@@ -77,7 +77,19 @@ runMain('moderation-worker', async () => {
   };
   consume(
     'decisions',
-    async (job) => ('decisions' in job ? decideAll(job.decisions, decideOne) : decideOne(job)),
+    async (job, raw) => {
+      if (!('decisions' in job)) return decideOne(job);
+      // Each answer goes to the waiting gateway as soon as it is decided; the job's answer (all of them) follows.
+      const answerNow = (decision: OneDecision, value: unknown) =>
+        void sendReply(redis, config.KEY_PREFIX, raw.data, { ok: true, jobId: jobIdFor.decisions(decision.decisionId), value }).catch((err: unknown) =>
+          log.warn({ err, decisionId: decision.decisionId }, "could not publish a decision's answer; its gateway has it with its job's"),
+        );
+      return decideAll(job.decisions, async (decision) => {
+        const value = await decideOne(decision);
+        answerNow(decision, value);
+        return value;
+      });
+    },
     {
       concurrency: config.MODERATION_CONCURRENCY,
       // The effects still being carried out after their answers, before the queues they use close.

@@ -45,12 +45,19 @@ export type OneDecision = z.infer<typeof OneDecision>;
 
 /**
  * The decisions one gateway took during one turn of its event loop, as one job: one add, one
- * fetch and one finish for all of them. The job's return value is their answers, in order. Each
- * is applied on its own (a refusal of one is its answer, not the others'); a job that fails is
- * tried again whole, and a decision already recorded answers again what it answered.
+ * fetch and one finish for all of them. The job's return value is their answers, in order; each
+ * answer is also published on its own as soon as it is decided. Each decision is applied on its
+ * own (a refusal of one is its answer, not the others'); a job that fails is tried again whole,
+ * and a decision already recorded answers again what it answered.
  */
 export const DecisionBatch = z.object({ decisions: z.array(OneDecision).min(1) });
 export type DecisionBatch = z.infer<typeof DecisionBatch>;
+
+/**
+ * A batch's job id, from its first decision's id: unique, and never a decision's own reply key
+ * (`jobIdFor.decisions`), under which each answer is also published as soon as it is decided.
+ */
+export const decisionBatchJobId = (firstDecisionId: string) => `decisions-${firstDecisionId}`;
 
 export interface QueueSpec<P extends z.ZodType> {
   readonly name: string;

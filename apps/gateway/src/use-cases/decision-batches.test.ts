@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DecisionJob, OneDecision } from '@rm/contracts';
-import { createConsumer, createLogger, createRedis, openQueue, ReplyInbox, waitForRedis, type Redis } from '@rm/runtime';
+import { jobIdFor, type DecisionJob, type OneDecision } from '@rm/contracts';
+import { createConsumer, createLogger, createRedis, openQueue, ReplyInbox, sendReply, waitForRedis, type Redis } from '@rm/runtime';
 import { DecisionFailedError } from './decision-answer.js';
 import { DecisionBatches } from './decision-batches.js';
 
@@ -62,6 +62,29 @@ describe('DecisionBatches', () => {
     // A later turn's decision is a job of its own.
     expect(await batches.run(claim(4))).toEqual({ report: 'r-4' });
     expect(jobs).toHaveLength(2);
+  });
+
+  it("a decision answered on its own is not held until its job's answer", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const worker = createConsumer(
+      'decisions',
+      async (job, raw) => {
+        const decisions = 'decisions' in job ? job.decisions : [job];
+        // The first is decided at once and answered on its own, as the moderation worker does.
+        await sendReply(redis, prefix, raw.data, { ok: true, jobId: jobIdFor.decisions(decisions[0]!.decisionId), value: 'first, early' });
+        await held;
+        return decisions.map((d) => `${d.decisionId}, with the job`);
+      },
+      { connection: redis.duplicate(), keyPrefix: prefix, concurrency: 1, logger, lockMs: 5_000 },
+    );
+    void worker.run();
+    closers.push(() => worker.close());
+    const batches = new DecisionBatches(queue, inbox, 5_000);
+    const [first, second] = [1, 2].map((n) => batches.run(claim(n)));
+    expect(await first).toBe('first, early');
+    release();
+    expect(await second).toBe('d-2, with the job');
   });
 
   it('a job that failed for good answers its reason to every decision in it', async () => {
