@@ -75,21 +75,15 @@ runMain('moderation-worker', async () => {
     log.info({ action: job.action, reportId: job.reportId, decisionId: job.decisionId, ok: result.ok, requestId: job.requestId }, 'decision handled');
     return result;
   };
+  // A gateway's batch: each answer goes to the waiting gateway as soon as it is decided; the job's (all of them) follows.
+  const answerNow = (data: unknown) => (decision: OneDecision, value: unknown) => {
+    sendReply(redis, config.KEY_PREFIX, data, { ok: true, jobId: jobIdFor.decisions(decision.decisionId), value }).catch((err: unknown) =>
+      log.warn({ err, decisionId: decision.decisionId }, "could not publish a decision's answer; its gateway has it with its job's"),
+    );
+  };
   consume(
     'decisions',
-    async (job, raw) => {
-      if (!('decisions' in job)) return decideOne(job);
-      // Each answer goes to the waiting gateway as soon as it is decided; the job's answer (all of them) follows.
-      const answerNow = (decision: OneDecision, value: unknown) =>
-        void sendReply(redis, config.KEY_PREFIX, raw.data, { ok: true, jobId: jobIdFor.decisions(decision.decisionId), value }).catch((err: unknown) =>
-          log.warn({ err, decisionId: decision.decisionId }, "could not publish a decision's answer; its gateway has it with its job's"),
-        );
-      return decideAll(job.decisions, async (decision) => {
-        const value = await decideOne(decision);
-        answerNow(decision, value);
-        return value;
-      });
-    },
+    async (job, raw) => ('decisions' in job ? decideAll(job.decisions, decideOne, answerNow(raw.data)) : decideOne(job)),
     {
       concurrency: config.MODERATION_CONCURRENCY,
       // The effects still being carried out after their answers, before the queues they use close.
