@@ -56,8 +56,6 @@ it('every committed decision has all its effects exactly once although the moder
     }
   })();
   // Each user: claim then approve, retried until answered (a call may time out while the worker is down).
-  // Users start in pairs, so the gateway sends decisions in batches of two too (one job), and kills
-  // fall on batches.
   const decideUntilAnswered = async (action: string, reportId: string) => {
     for (let i = 0; i < 20; i++) {
       const res = await sys.post(`/v1/reports/${reportId}/${action}`, admin.auth, { moderator: { id: 'm1' } });
@@ -65,6 +63,8 @@ it('every committed decision has all its effects exactly once although the moder
     }
     throw new Error(`${action} never answered`);
   };
+  // Users start in pairs, so the gateway sends decisions in batches of two too (one job), and kills
+  // fall on batches.
   await Promise.all(
     users.map(async (u, i) => {
       await new Promise((r) => setTimeout(r, Math.floor(i / 2) * 150));
