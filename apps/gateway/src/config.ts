@@ -13,6 +13,11 @@ export const gatewayConfig = commonConfig.extend({
   DECISION_TIMEOUT_MS: env.positiveInt(10_000),
   /** How long a looked-up API key is trusted before it is read again (a revocation takes at most this long). */
   KEY_CACHE_TTL_MS: env.positiveInt(10_000),
+  /**
+   * Memory for the ban API's answers kept in this gateway as well as in Redis, each dropped when
+   * Redis says it changed (docs/decisions.md). 0 turns it off; on a Redis Cluster it is off.
+   */
+  SANCTION_STATUS_MEMORY_MB: env.nonNegativeInt(16),
   /** A request must be fully received within this time; slow or stalled clients are cut off. */
   HTTP_REQUEST_TIMEOUT_MS: env.positiveInt(30_000),
   /** Serve Bull Board at /admin/queues (admin API keys only). Off by default. */

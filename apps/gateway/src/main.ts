@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openQueue, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -50,13 +50,25 @@ runMain('gateway', async () => {
   await replies.ready();
 
   const guard = new ReportGuard(redis, config.KEY_PREFIX);
+  // The ban API's answers kept here too, unless turned off or on a Cluster: two more connections,
+  // one reading them, one told of their changes.
+  const near =
+    config.SANCTION_STATUS_MEMORY_MB > 0
+      ? openNearCache(config, {
+          maxBytes: config.SANCTION_STATUS_MEMORY_MB * 2 ** 20,
+          ttlMs: 60_000,
+          heartbeatMs: 1_000,
+          onConnectionError: onError,
+          onError: (err) => logger?.warn({ err }, 'ban API answers are not kept in memory until Redis tracks them again'),
+        })
+      : undefined;
   const app = await buildApp({
     config,
     logger,
     store,
     redis,
     guard,
-    sanctionCache: new SanctionStatusCache(redis, config.KEY_PREFIX),
+    sanctionCache: new SanctionStatusCache(redis, config.KEY_PREFIX, near),
     directory: createUserDirectory(config, { store, redis, prefix: config.KEY_PREFIX }),
     intakeQueue,
     intake: createIntake(intakeQueue, queueConnection, guard, logger),
@@ -73,6 +85,7 @@ runMain('gateway', async () => {
     () => intakeQueue.close(),
     () => decisionsQueue.close(),
     ...watchedQueues.map((q) => () => q.close()),
+    () => near?.close(),
     () => redis.quit(),
     () => queueConnection.quit(),
     () => store.close(),

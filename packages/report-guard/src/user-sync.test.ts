@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, type Redis } from '@rm/runtime';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRedis, openNearCache, type Redis } from '@rm/runtime';
 import { ReportGuard } from './report-guard.js';
 import { isBannedBy, SanctionStatusCache, sanctionVersion, tallyOf, UserStateSync } from './user-sync.js';
 
@@ -44,6 +44,26 @@ describe('UserStateSync', () => {
     // A sync of an older change arriving late leaves the newer answer.
     await sync.apply('u1', { version: 2, banned: true }, null);
     expect(await cache.get('u1')).toBe('{"v":3}');
+  });
+
+  it("with a near cache, the change script's tombstone reaches the answer kept in memory", async () => {
+    const prefix = fresh();
+    const near = openNearCache({ REDIS_URL: process.env.REDIS_URL! }, { maxBytes: 1 << 20, ttlMs: 60_000, heartbeatMs: 1_000, onError: () => undefined, onConnectionError: () => undefined })!;
+    try {
+      await vi.waitFor(() => expect(near.active).toBe(true));
+      const sync = new UserStateSync(redis, prefix);
+      const cache = new SanctionStatusCache(redis, prefix, near);
+      await cache.put('u1', 1, '{"v":1}');
+      expect(await cache.get('u1')).toBe('{"v":1}');
+      expect(await cache.get('u1')).toBe('{"v":1}');
+      await sync.apply('u1', { version: 2, banned: true }, null);
+      // Kept for a minute unless Redis says the key changed.
+      await vi.waitFor(async () => expect(await cache.get('u1')).toBeNull(), { timeout: 1_000 });
+      await cache.put('u1', 2, '{"v":2}');
+      await vi.waitFor(async () => expect(await cache.get('u1')).toBe('{"v":2}'), { timeout: 1_000 });
+    } finally {
+      await near.close();
+    }
   });
 
   it("closing a case removes only its reporters; reopening adds them back", async () => {

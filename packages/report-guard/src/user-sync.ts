@@ -1,4 +1,4 @@
-import type { Redis } from '@rm/runtime';
+import type { NearCache, Redis } from '@rm/runtime';
 import { luaScript, type ScriptFn } from './lua-script.js';
 import type { SanctionTally } from '@rm/storage';
 import { nameOf, type Reporter } from './report-guard.js';
@@ -95,7 +95,9 @@ return putIfNewer(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 /**
  * The ban API's answer per player, cached in Redis (derived state: a miss rebuilds it from
  * storage). A change of the player's sanctions writes a tombstone carrying the new version, so a
- * rebuild that read storage before the change cannot put its older answer back.
+ * rebuild that read storage before the change cannot put its older answer back. Given a
+ * NearCache, reads go through it: the answers also stay in this process until Redis says their key
+ * changed.
  */
 export class SanctionStatusCache {
   private readonly putIfNewer: ScriptFn;
@@ -103,6 +105,7 @@ export class SanctionStatusCache {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly near?: NearCache,
   ) {
     this.putIfNewer = luaScript(redis, PUT_IF_NEWER, 1);
   }
@@ -113,7 +116,8 @@ export class SanctionStatusCache {
 
   /** The cached JSON answer, or null on a miss (or a tombstone). */
   async get(userId: string): Promise<string | null> {
-    const cur = await this.redis.get(this.key(userId));
+    const key = this.key(userId);
+    const cur = await (this.near ? this.near.get(key) : this.redis.get(key));
     if (!cur) return null;
     const body = cur.slice(cur.indexOf('|') + 1);
     return body === '' ? null : body;

@@ -52,4 +52,18 @@ describe('ExpiringCache', () => {
     expect(cache.size).toEqual({ entries: 1, bytes });
     expect(cache.get('a', 1_400)).toBe('one');
   });
+
+  it('delete and clear give their bytes back', () => {
+    const cache = new ExpiringCache<string>(1_000, { maxEntries: 10, maxBytes: 10_000 });
+    cache.set('a', 'one', 0);
+    const { bytes } = cache.size;
+    cache.set('b', 'two', 0);
+    cache.delete('b');
+    cache.delete('missing');
+    expect(cache.size).toEqual({ entries: 1, bytes });
+    expect(cache.get('b', 1)).toBeUndefined();
+    cache.clear();
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+    expect(cache.get('a', 1)).toBeUndefined();
+  });
 });

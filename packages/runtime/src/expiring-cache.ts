@@ -59,6 +59,18 @@ export class ExpiringCache<V> {
     this.bytes += bytes;
   }
 
+  /** Forgets `key`. */
+  delete(key: string): void {
+    const old = this.entries.get(key);
+    if (old) this.remove(key, old);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   /** How many entries and estimated bytes are kept now (for tests and metrics). */
   get size(): { entries: number; bytes: number } {
     return { entries: this.entries.size, bytes: this.bytes };

@@ -15,6 +15,7 @@ export * from './worker-ops.js';
 export * from './readiness.js';
 export * from './micro-batcher.js';
 export * from './expiring-cache.js';
+export * from './near-cache.js';
 export * from './batching-producer.js';
 export * from './worker-process.js';
 export * from './queues.js';

@@ -30,6 +30,13 @@ export interface RedisConnectionOptions {
    * itself, so a process about to exit (the CLI, Redis down) sat out the whole wait.
    */
   disconnectTimeoutMs?: number;
+  /**
+   * A connection that takes client-side caching's invalidations (NearCache): RESP2, since Redis
+   * sends them as pub/sub messages only to a RESP2 connection and ioredis drops RESP3's
+   * `invalidate` pushes; and no automatic resubscription, since after a reconnect NearCache asks
+   * the new connection's id before it subscribes. Standalone Redis only.
+   */
+  invalidations?: boolean;
 }
 
 /** One place that knows how we talk to Redis. BullMQ needs maxRetriesPerRequest: null on its connections. */
@@ -51,6 +58,7 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         retryStrategy: retry,
         enableOfflineQueue: offlineQueue,
         enableAutoPipelining: autoPipelining,
+        ...(options.invalidations && { protocol: 2 as const, autoResubscribe: false }),
         ...perCommand,
         ...disconnect,
       });
