@@ -50,17 +50,17 @@ describe('UserStateSync', () => {
     const prefix = fresh();
     const near = openNearCache({ REDIS_URL: process.env.REDIS_URL! }, { maxBytes: 1 << 20, ttlMs: 60_000, heartbeatMs: 1_000, onError: () => undefined, onConnectionError: () => undefined })!;
     try {
-      await vi.waitFor(() => expect(near.active).toBe(true));
+      await vi.waitFor(() => expect(near.active).toBe(true), { timeout: 5_000 });
       const sync = new UserStateSync(redis, prefix);
       const cache = new SanctionStatusCache(redis, prefix, near);
       await cache.put('u1', 1, '{"v":1}');
       expect(await cache.get('u1')).toBe('{"v":1}');
       expect(await cache.get('u1')).toBe('{"v":1}');
       await sync.apply('u1', { version: 2, banned: true }, null);
-      // Kept for a minute unless Redis says the key changed.
-      await vi.waitFor(async () => expect(await cache.get('u1')).toBeNull(), { timeout: 1_000 });
+      // Kept for a minute unless Redis says the key changed: the wait is far shorter.
+      await vi.waitFor(async () => expect(await cache.get('u1')).toBeNull(), { timeout: 5_000 });
       await cache.put('u1', 2, '{"v":2}');
-      await vi.waitFor(async () => expect(await cache.get('u1')).toBe('{"v":2}'), { timeout: 1_000 });
+      await vi.waitFor(async () => expect(await cache.get('u1')).toBe('{"v":2}'), { timeout: 5_000 });
     } finally {
       await near.close();
     }

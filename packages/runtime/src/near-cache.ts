@@ -47,7 +47,9 @@ export class NearCache {
   private changes = 0;
   /** Bumped by every loss: a setup that saw it change does not go live. */
   private sessions = 0;
+  /** The id of `invalidations` once subscribed; null from its close until it is subscribed again. */
   private subscriberId: number | null = null;
+  private subscriberCloses = 0;
   private setup: Promise<void> = Promise.resolve();
   private lastPong = Date.now();
   private readonly heartbeat: NodeJS.Timeout;
@@ -60,6 +62,7 @@ export class NearCache {
     this.kept = new ExpiringCache(options.ttlMs, { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: options.maxBytes, sizeOf: (k, v) => 96 + 2 * (k.length + (v as string).length) });
     invalidations.on('messageBuffer', (channel: Buffer, keys: Buffer[] | null) => this.invalidate(channel, keys));
     invalidations.on('close', () => {
+      this.subscriberCloses++;
       this.subscriberId = null;
       this.lose();
     });
@@ -104,11 +107,14 @@ export class NearCache {
     if (this.invalidations.status !== 'ready' || this.reads.status !== 'ready') return;
     const session = this.sessions;
     if (this.subscriberId === null) {
+      const closes = this.subscriberCloses;
       const id = Number(await this.invalidations.client('ID'));
       await this.invalidations.subscribe(INVALIDATIONS);
-      if (session !== this.sessions) return;
+      // Kept even when `reads` was lost meanwhile: subscribed, this connection cannot ask its id again.
+      if (closes !== this.subscriberCloses) return;
       this.subscriberId = id;
     }
+    if (session !== this.sessions) return;
     // Turned off first: a reconnected `reads` has none, a reconnected `invalidations` a new id.
     await this.reads.client('TRACKING', 'OFF');
     await this.reads.client('TRACKING', 'ON', 'REDIRECT', String(this.subscriberId));
