@@ -62,6 +62,7 @@ runMain('gateway', async () => {
           onError: (err) => logger?.warn({ err }, 'ban API answers are not kept in memory until Redis tracks them again'),
         })
       : undefined;
+  if (near) metrics.watchNearCache('sanction-status', near);
   const app = await buildApp({
     config,
     logger,

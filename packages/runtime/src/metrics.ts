@@ -55,6 +55,23 @@ export class Metrics {
     });
   }
 
+  /** Whether a NearCache answers from memory, and how much it keeps, read at each scrape. */
+  watchNearCache(cache: string, near: { active: boolean; size: { entries: number; bytes: number } }): void {
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['cache'],
+        registers: [this.registry],
+        collect() {
+          this.set({ cache }, read());
+        },
+      });
+    gauge('rm_memory_cache_active', 'Whether answers are kept in memory (1): Redis tracks their keys for this process', () => (near.active ? 1 : 0));
+    gauge('rm_memory_cache_entries', 'Answers kept in memory', () => near.size.entries);
+    gauge('rm_memory_cache_bytes', 'Estimated bytes of the answers kept in memory', () => near.size.bytes);
+  }
+
   scrape(): Promise<string> {
     return this.registry.metrics();
   }

@@ -78,6 +78,11 @@ export class NearCache {
     return this.live;
   }
 
+  /** How many values are kept, and their estimated bytes. */
+  get size(): { entries: number; bytes: number } {
+    return this.kept.size;
+  }
+
   /** The key's value: from memory when kept, else read from Redis (and kept, when that is safe). */
   async get(key: string): Promise<string | null> {
     if (this.live) {

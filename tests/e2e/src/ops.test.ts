@@ -72,6 +72,15 @@ describe('gateway ops endpoints', () => {
     expect(sample(m.text, 'process_resident_memory_bytes', { service: 'gateway' })).toBeGreaterThan(0);
   });
 
+  it("the ban API's answers kept in the gateway's memory: rm_memory_cache_active, _entries and _bytes", async () => {
+    expect((await sys.get('/v1/sanctions/910', admin.auth)).status).toBe(200);
+    expect((await sys.get('/v1/sanctions/910', admin.auth)).status).toBe(200);
+    const m = await scrape(sys.baseUrl);
+    expect(sample(m.text, 'rm_memory_cache_active', { cache: 'sanction-status', service: 'gateway' })).toBe(1);
+    expect(sample(m.text, 'rm_memory_cache_entries', { cache: 'sanction-status' })).toBeGreaterThanOrEqual(1);
+    expect(sample(m.text, 'rm_memory_cache_bytes', { cache: 'sanction-status' })).toBeGreaterThan(0);
+  });
+
   it('a request refused by the rate limit is counted in rm_refusals_total{reason="rate"}', async () => {
     const before = sample((await scrape(sys.baseUrl)).text, 'rm_refusals_total', { reason: 'rate' }) ?? 0;
     const limited = await sys.createKey(['--permission', 'reports.view_reports', '--rate-limit', '1']);
