@@ -53,6 +53,7 @@ export function ratios(s: BenchResults['scenarios'], drain: DrainResult[], cycle
     submitOverBareQueue: paired('submit', 'bareQueue'),
     submitEvidenceOverSubmit: paired('submitEvidence', 'submit'),
     checkOverHello: paired('check', 'hello'),
+    checkOverHelloCheckRequests: paired('check', 'helloCheckRequests'),
     sanctionStatusOverHello: paired('sanctionStatus', 'helloSanctionRequests'),
     sanctionStatusOverPlainHello: ratio(r('sanctionStatus'), r('helloBeforeSanctions')),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
@@ -71,7 +72,7 @@ export function markdown(b: BenchResults): string {
   const lines = [
     `Machine: ${b.machine.cpu}, ${b.machine.cores} cores, ${b.machine.memoryGb} GiB, Node ${b.machine.node}; ${b.machine.date}`,
     `Load: autocannon, ${b.connections} connections, ${b.durationSec} s per scenario, from its own process.`,
-    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, submitEvidence, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with (submit and submitEvidence after bareQueue, in alternating order); their figures are the rounds' means.`,
+    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, submitEvidence, helloCheckRequests, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with (helloCheckRequests and then hello before check; submit and submitEvidence after bareQueue, in alternating order); their figures are the rounds' means.`,
     '',
     '| scenario | req/s | req/s per round | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',
