@@ -3,7 +3,7 @@ export interface ExpiringCacheLimits {
   maxEntries: number;
   /** Most bytes kept at once, as `sizeOf` estimates them: a few huge entries cannot fill the heap. */
   maxBytes: number;
-  /** Estimated bytes of one entry; the default counts the key and the value's JSON as UTF-16. */
+  /** Estimated bytes of one entry; the default counts the key and the value (a string as it is, else its JSON) as UTF-16. */
   sizeOf?: (key: string, value: unknown) => number;
 }
 
@@ -12,8 +12,10 @@ type Entry<V> = { value: V; expires: number; bytes: number };
 /** Per-entry overhead of a Map slot and its record, roughly, so tiny entries still count. */
 const ENTRY_OVERHEAD = 96;
 
+/** A string is measured by its length; anything else by its JSON. */
 export function approximateBytes(key: string, value: unknown): number {
-  return ENTRY_OVERHEAD + 2 * (key.length + (value === undefined ? 0 : (JSON.stringify(value)?.length ?? 0)));
+  const chars = typeof value === 'string' ? value.length : value === undefined ? 0 : (JSON.stringify(value)?.length ?? 0);
+  return ENTRY_OVERHEAD + 2 * (key.length + chars);
 }
 
 /**

@@ -59,7 +59,7 @@ export class NearCache {
     private readonly invalidations: Standalone,
     private readonly options: NearCacheOptions,
   ) {
-    this.kept = new ExpiringCache(options.ttlMs, { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: options.maxBytes, sizeOf: (k, v) => 96 + 2 * (k.length + (v as string).length) });
+    this.kept = new ExpiringCache(options.ttlMs, { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: options.maxBytes });
     invalidations.on('messageBuffer', (channel: Buffer, keys: Buffer[] | null) => this.invalidate(channel, keys));
     invalidations.on('close', () => {
       this.subscriberCloses++;
@@ -92,7 +92,8 @@ export class NearCache {
     const live = this.live;
     const changes = this.changes;
     const value = await this.reads.get(key);
-    if (live && this.live && changes === this.changes && value !== null) this.kept.set(key, value);
+    // A loss bumps `changes` too, so an unchanged count also means the tracking held throughout.
+    if (live && changes === this.changes && value !== null) this.kept.set(key, value);
     return value;
   }
 
