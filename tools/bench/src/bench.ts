@@ -87,6 +87,7 @@ async function main() {
   const pick = randomOf(users);
   const submit = { method: 'POST' as const, headers, body: () => submissionBody(pick()) };
   const submitEvidence = { ...submit, body: () => submissionBody(pick(), true) };
+  const checkRequests = { method: 'POST' as const, headers, body: () => checkBody(pick()) };
 
   // (a) to (d) in rounds, each ceiling right before the scenario it is compared with: this VM's
   // speed drifts by tens of percent within minutes, and a ratio should compare the same minutes.
@@ -110,7 +111,6 @@ async function main() {
     }
     // Check's goal is against the plain hello (issue 30); the hello taking check's very requests
     // is printed beside it, to tell the load generator's share (a body built per request) apart.
-    const checkRequests = { method: 'POST' as const, headers, body: () => checkBody(pick()) };
     await ceiling('helloCheckRequests', 'tools/bench/dist/bare/hello.js', 3901, checkRequests, "bare Fastify, check's requests");
     await ceiling('hello', 'tools/bench/dist/bare/hello.js', 3901, {}, 'bare Fastify');
     await shoot('check', `${base(3900)}/v1/reports/check`, checkRequests);
