@@ -62,6 +62,24 @@ function isUniqueViolation(err: unknown): boolean {
 /** How long opening the file waits for another process's lock (its switch to WAL, a migration). */
 const OPEN_BUSY_TIMEOUT_MS = 30_000;
 
+/**
+ * Switching a new file to WAL reads its header, then upgrades to a write; SQLite answers BUSY at
+ * once, without its busy handler, when another process holds the write lock then (it is switching
+ * the file too), so the switch is retried here until the opening timeout.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + OPEN_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a synchronous 10 ms pause
+    }
+  }
+}
+
 function migrate(db: Database.Database): void {
   for (;;) {
     // Re-read inside the write lock: two processes opening a new file must not both migrate.
@@ -88,7 +106,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   // Opening waits longer than a write does: processes starting together on a new file take turns
   // switching it to WAL and migrating it, and one that gave up would fail to start at all.
   db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   // Checkpoint every ~40 MB of WAL instead of 4 MB: a checkpoint copies each changed page once
   // however often it changed, so rarer checkpoints write (and fsync) far less per stored report.
   db.pragma('wal_autocheckpoint = 10000');

@@ -29,14 +29,19 @@ describeSharedStoreContract('sqlite', async () => {
   return Promise.all([openSqliteStoreInChild(file), openSqliteStoreInChild(file)]);
 });
 
-// CI saw a worker fail to start: it opened a new file while the gateway was migrating it, and gave
-// up after the short write timeout. The write lock is held by another process, as a migrating
-// gateway holds it: in one process better-sqlite3's synchronous wait could never see it released.
-it('opening waits out another process holding the file longer than the write busy timeout', async () => {
+// CI saw workers fail to start on a new file while another process held its write lock: once while
+// the gateway migrated it (after the short write timeout), once while the gateway switched it to WAL
+// (at once: a switch upgrades a read to a write, where SQLite calls no busy handler). The lock is held
+// by another process, as the gateway holds it: in one process better-sqlite3's synchronous wait could
+// never see it released.
+it.each([
+  ['migrating it (in WAL mode)', 'WAL'],
+  ['switching a new file to WAL (still in rollback mode)', 'DELETE'],
+])('opening waits out another process holding the write lock, %s', async (_, journalMode) => {
   const file = freshDbFile();
   const holder = spawn(
     process.execPath,
-    ['-e', `const db = new (require('better-sqlite3'))(process.argv[1]); db.pragma('journal_mode = WAL'); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);`, file],
+    ['-e', `const db = new (require('better-sqlite3'))(process.argv[1]); db.pragma('journal_mode = ${journalMode}'); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);`, file],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise((done) => holder.once('exit', done));
