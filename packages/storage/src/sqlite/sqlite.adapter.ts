@@ -74,7 +74,8 @@ function switchToWal(db: Database.Database): void {
       db.pragma('journal_mode = WAL');
       return;
     } catch (err) {
-      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      // Any BUSY: a process recovering the file after a crash answers SQLITE_BUSY_RECOVERY.
+      if (!(err as { code?: string }).code?.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a synchronous 10 ms pause
     }
   }
