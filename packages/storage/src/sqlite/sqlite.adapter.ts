@@ -55,8 +55,13 @@ const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
 const OF_CASE = `user_id = (SELECT user_id FROM cases WHERE id = ?) AND case_id = ?`;
 
+/** Whether `err` is a SQLite error of `family` (its primary code, e.g. `SQLITE_BUSY`, or one of its extended codes). */
+function isSqliteError(err: unknown, family: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code?.startsWith(family) === true;
+}
+
 function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT') === true;
+  return isSqliteError(err, 'SQLITE_CONSTRAINT');
 }
 
 /** How long opening the file waits for another process's lock (its switch to WAL, a migration). */
@@ -75,7 +80,7 @@ function switchToWal(db: Database.Database): void {
       return;
     } catch (err) {
       // Any BUSY: a process recovering the file after a crash answers SQLITE_BUSY_RECOVERY.
-      if (!(err as { code?: string }).code?.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw err;
+      if (!isSqliteError(err, 'SQLITE_BUSY') || Date.now() >= deadline) throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a synchronous 10 ms pause
     }
   }
