@@ -9,5 +9,7 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production DATA_DIR=/data
 COPY --from=build /app /app
+# A volume mounted here (uploads, kept evidence, the token key) starts owned by the user that writes it.
+RUN mkdir -p /data && chown node:node /data
 USER node
 CMD ["node", "--max-old-space-size=128", "apps/gateway/dist/main.js"]

@@ -36,7 +36,8 @@ async function wave(inSeconds, userIds) {
     }));
     const { results } = await api('POST', '/v1/sanctions/batch', { items, effectiveAt });
     results.forEach((r, j) => {
-      if (r.status === 'refused') console.log(`refused ${items[j].userId}: ${r.message}`);
+      // conflict: this key already named a sanction with other fields (nothing stored).
+      if (r.status === 'refused' || r.status === 'conflict') console.log(`${r.status} ${items[j].userId}: ${r.message}`);
       else ids.add(r.sanction.id);
     });
   }

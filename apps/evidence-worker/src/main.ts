@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { QUEUES } from '@rm/contracts';
-import { guardedFetch, keepItems, openBlobStore, parseAllowList, recordKeepFailure, systemResolve, tokenSecret, uploadTokens } from '@rm/evidence';
+import { dnsResolver, guardedFetch, keepItems, openBlobStore, parseAllowList, recordKeepFailure, redisHashLock, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage';
 import { evidenceWorkerConfig } from './config.js';
@@ -16,12 +16,17 @@ runMain('evidence-worker', async () => {
   const blobs = await openBlobStore(config);
   const { store, redis, consume } = await startWorkerProcess('evidence-worker', config, log, () => createStore(config), ['evidence']);
   const limits = { maxBytes: config.EVIDENCE_MAX_BYTES, timeoutMs: config.EVIDENCE_FETCH_TIMEOUT_MS, maxRedirects: 3 };
+  const fetcher = { resolve: dnsResolver(), allow, refused: config.EVIDENCE_REFUSED_PREFIXES };
+  const lock = redisHashLock(redis, config.KEY_PREFIX);
+  const receipts = new UploadReceipts(redis, config.KEY_PREFIX);
   const deps = {
     store,
     blobs,
-    fetch: (url: string) => guardedFetch(url, limits, { resolve: systemResolve, allow }),
+    fetch: (url: string) => guardedFetch(url, limits, fetcher),
     tokens: uploadTokens(tokenSecret(config)),
     maxBytes: config.EVIDENCE_MAX_BYTES,
+    lock,
+    uploadHash: (uploadId: string) => receipts.sha256Of(uploadId),
   };
   const queue = openQueue('evidence', redis, config.KEY_PREFIX);
   await scheduleSweep(queue);
@@ -30,7 +35,7 @@ runMain('evidence-worker', async () => {
   consume(
     'evidence',
     async (payload, job) => {
-      if (payload.kind === 'sweep') return runSweep({ store, blobs, log }, config);
+      if (payload.kind === 'sweep') return runSweep({ store, blobs, lock, log }, config);
       const kept = await keepItems(deps, payload.items, lastAttempt(job));
       for (const item of kept) log.info({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure, sha256: item.sha256 }, 'evidence settled');
       return kept.map((item) => ({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure }));

@@ -30,6 +30,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify<Server>({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: LIMITS.bodyBytes,
+    // X-Forwarded-* (the client's address, host and scheme) believed only from configured proxies.
+    trustProxy: deps.config.TRUSTED_PROXIES ?? false,
     // Slow or stalled clients (slow-loris) are cut off instead of holding a socket forever.
     serverFactory: (handler) => createHttpServer(deps.config.HTTP_REQUEST_TIMEOUT_MS, handler),
     connectionTimeout: deps.config.HTTP_REQUEST_TIMEOUT_MS,

@@ -1,8 +1,18 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env } from '@rm/runtime';
 import { evidenceConfigShape } from '@rm/evidence';
+
+/** An address or CIDR range, or one of proxy-addr's names for a range. */
+const proxyEntry = (entry: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+};
 
 export const gatewayConfig = commonConfig.extend({
   ...directoryConfigShape,
@@ -28,5 +38,28 @@ export const gatewayConfig = commonConfig.extend({
   CONSOLE: env.bool(true),
   /** Kept evidence: the blob store, upload limits and tokens (docs/evidence.md). */
   ...evidenceConfigShape,
+  /** Upload PUTs this gateway receives at once (each streams to the blob store); more answer 429. */
+  EVIDENCE_UPLOADS_IN_FLIGHT: env.positiveInt(16),
+  /** Upload PUTs one client address may start per minute on this gateway; more answer 429. */
+  EVIDENCE_UPLOADS_PER_MINUTE: env.positiveInt(60),
+  /**
+   * The origin (and path, behind a proxy that adds one) of the links the service hands out, such
+   * as upload URLs: `https://moderation.example.com`. Unset: the request's own (its Host).
+   */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .refine((v) => !/[?#]/.test(v), 'must have no query or fragment')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  /**
+   * Proxies whose X-Forwarded-For, -Host and -Proto are believed (addresses or CIDR ranges,
+   * comma-separated, or loopback / linklocal / uniquelocal). Unset: none, and a client's own
+   * X-Forwarded-* headers are ignored.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((v) => v.split(',').map((e) => e.trim()).filter((e) => e !== ''))
+    .refine((entries) => entries.every(proxyEntry), 'must be comma-separated addresses or CIDR ranges (or loopback, linklocal, uniquelocal)')
+    .optional(),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfig>;

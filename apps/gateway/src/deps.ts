@@ -12,6 +12,7 @@ import type { EvidenceDeps } from './use-cases/evidence-uploads.js';
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
   config: Pick<GatewayConfig, 'MAX_REPORTS_PER_DAY' | 'DECISION_TIMEOUT_MS' | 'KEY_CACHE_TTL_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'QUEUE_DASHBOARD' | 'TRIAGE_POLICY'> &
+    Partial<Pick<GatewayConfig, 'TRUSTED_PROXIES'>> &
     Partial<Pick<GatewayConfig, 'CONSOLE'>>;
   logger: Logger;
   store: Store;

@@ -6,9 +6,10 @@ import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onSh
 import { createStore } from '@rm/storage';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
-import { openBlobStore, tokenSecret, uploadTokens } from '@rm/evidence';
+import { openBlobStore, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
 import { createIntake } from './intake/create-intake.js';
 import { DecisionBatches } from './use-cases/decision-batches.js';
+import { UploadGate } from './use-cases/upload-gate.js';
 
 let logger: Logger | undefined;
 
@@ -78,7 +79,15 @@ runMain('gateway', async () => {
     sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,
-    evidence: { blobs, tokens: uploadTokens(tokenSecret(config)), maxBytes: config.EVIDENCE_MAX_BYTES, uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S },
+    evidence: {
+      blobs,
+      tokens: uploadTokens(tokenSecret(config)),
+      receipts: new UploadReceipts(redis, config.KEY_PREFIX),
+      gate: new UploadGate({ inFlight: config.EVIDENCE_UPLOADS_IN_FLIGHT, perAddressPerMinute: config.EVIDENCE_UPLOADS_PER_MINUTE }),
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      maxBytes: config.EVIDENCE_MAX_BYTES,
+      uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S,
+    },
   });
   onShutdown(logger, [
     () => app.close(),

@@ -38,7 +38,7 @@ const deps: GatewayDeps = {
   sanctionsQueue: offline('sanctionsQueue'),
   dashboardQueues: [],
   metrics: new Metrics('gateway'),
-  evidence: { blobs: offline('blobs'), tokens: offline('tokens'), maxBytes: config.EVIDENCE_MAX_BYTES, uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S },
+  evidence: { blobs: offline('blobs'), tokens: offline('tokens'), receipts: offline('receipts'), gate: offline('gate'), publicBaseUrl: undefined, maxBytes: config.EVIDENCE_MAX_BYTES, uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S },
 };
 const app = await buildApp(deps);
 await app.ready();

@@ -22,7 +22,7 @@ const appeal = (over: Partial<AppealRecord> = {}): AppealRecord => ({
   slaBreached: false,
   ...over,
 });
-const cmd = (action: AppealCommand['action'], moderatorId = 'm2', extra: Partial<AppealCommand> = {}): AppealCommand => ({ action, moderatorId, systemModeratorId: 'bot', ...extra });
+const cmd = (action: AppealCommand['action'], moderatorId = 'm2', extra: Partial<AppealCommand> = {}): AppealCommand => ({ action, moderatorId, systemModeratorId: 'bot', sanctionBoundModeratorId: null, ...extra });
 
 describe('planAppeal', () => {
   it('open → claimed → upheld or overturned; an unclaimed appeal may be decided at once', () => {
@@ -39,6 +39,10 @@ describe('planAppeal', () => {
       expect(planAppeal(appeal(), cmd(action, 'decider'))).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringMatching(/decider decided the sanction/) });
       expect(planAppeal(appeal({ state: 'upheld' }), cmd(action, 'bot'))).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringMatching(/decided by a person/) });
     }
+    // A trusted system's sanction of a key bound to m1: m1 decided it as much as the key did.
+    const byBoundKey = appeal({ sanctionModeratorId: 'rk_key' });
+    expect(planAppeal(byBoundKey, cmd('appeal.overturn', 'm1', { sanctionBoundModeratorId: 'm1' }))).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringMatching(/m1 decided the sanction/) });
+    expect(planAppeal(byBoundKey, cmd('appeal.overturn', 'm2', { sanctionBoundModeratorId: 'm1' }))).toMatchObject({ ok: true });
     // An automatic sanction is recorded as the system moderator: a person decides its appeal.
     expect(planAppeal(appeal({ sanctionModeratorId: 'bot', automated: true }), cmd('appeal.overturn'))).toMatchObject({ ok: true });
   });

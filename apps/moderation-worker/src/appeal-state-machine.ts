@@ -8,6 +8,11 @@ export type AppealPlan =
 export interface AppealCommand {
   action: AppealDecisionAction;
   moderatorId: string;
+  /**
+   * A trusted system's sanction created with a key bound to a moderator: that moderator, who
+   * decided it as much as the key the appeal records (sanctionModeratorId). null otherwise.
+   */
+  sanctionBoundModeratorId: string | null;
   bypassClaimCheck?: boolean;
   /** The policy's system moderator: automatic decisions are recorded as them; they never decide an appeal. */
   systemModeratorId: string;
@@ -29,7 +34,7 @@ export function planAppeal(a: AppealRecord, cmd: AppealCommand): AppealPlan {
   if (deciding && cmd.moderatorId === cmd.systemModeratorId) {
     return refuse('FORBIDDEN', `An appeal is decided by a person: the system moderator (${cmd.systemModeratorId}) cannot claim or decide one`);
   }
-  if (deciding && cmd.moderatorId === a.sanctionModeratorId) {
+  if (deciding && (cmd.moderatorId === a.sanctionModeratorId || cmd.moderatorId === cmd.sanctionBoundModeratorId)) {
     return refuse('FORBIDDEN', `Moderator ${cmd.moderatorId} decided the sanction under appeal: another moderator must claim and decide the appeal`);
   }
   switch (cmd.action) {

@@ -42,10 +42,19 @@ async function apply(deps: AppealDecideDeps, job: AppealDecisionJob): Promise<Ap
     return earlier.result as AppealDecisionResult;
   }
   if (!(await store.getModerator(job.moderatorId))) throw new AppError('NOT_FOUND', `Moderator ${job.moderatorId} is not registered`);
+  let sanctionBoundModeratorId: string | null | undefined;
   for (let race = 0; race < MAX_RACES; race++) {
     const a = await store.getAppeal(job.appealId);
     if (!a) throw new AppError('NOT_FOUND', `Appeal ${job.appealId} not found`);
-    const p = planAppeal(a, { action: job.action, moderatorId: job.moderatorId, bypassClaimCheck: job.bypassClaimCheck ?? false, systemModeratorId: deps.appeals.systemModeratorId });
+    // Who created the sanction never changes: read once, whatever the races.
+    if (sanctionBoundModeratorId === undefined) sanctionBoundModeratorId = (await store.getSanction(a.sanctionId))?.boundModeratorId ?? null;
+    const p = planAppeal(a, {
+      action: job.action,
+      moderatorId: job.moderatorId,
+      bypassClaimCheck: job.bypassClaimCheck ?? false,
+      systemModeratorId: deps.appeals.systemModeratorId,
+      sanctionBoundModeratorId,
+    });
     if (!p.ok) {
       const claimer = p.claimer ? await store.getModerator(p.claimer) : null;
       throw new AppError(p.code, p.claimer ? `${p.message} by ${claimer?.username ?? 'another moderator'}` : p.message);

@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'CLAIMED_BY_OTHER',
   'NOT_FOUND',
+  'CONFLICT',
   'RATE_LIMITED',
   'DAILY_LIMIT',
   'INTERNAL',
@@ -15,7 +16,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export type HttpErrorStatus = 400 | 401 | 403 | 404 | 429 | 500;
+export type HttpErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 500;
 
 /** Exhaustive: adding a code without a status fails to compile. */
 export function statusOf(code: ErrorCode): HttpErrorStatus {
@@ -31,6 +32,9 @@ export function statusOf(code: ErrorCode): HttpErrorStatus {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    // An idempotency key already used for a request with other fields (POST /v1/sanctions).
+    case 'CONFLICT':
+      return 409;
     case 'RATE_LIMITED':
     case 'DAILY_LIMIT':
       return 429;

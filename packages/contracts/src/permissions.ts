@@ -1,4 +1,5 @@
-export const PERMISSIONS = ['reports.submit_report', 'reports.handle_reports', 'reports.view_reports', 'sanctions.read', 'sanctions.write', 'reports.read_outcomes', 'appeals.submit'] as const;
+/** `sanctions.lift_any`: lift any sanction through the sanctions API, not only the key's own (admins hold every permission). */
+export const PERMISSIONS = ['reports.submit_report', 'reports.handle_reports', 'reports.view_reports', 'sanctions.read', 'sanctions.write', 'sanctions.lift_any', 'reports.read_outcomes', 'appeals.submit'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export function isPermission(value: string): value is Permission {

@@ -189,7 +189,10 @@ export const NewSanctionBody = z.strictObject({
    * person decided, `partially` when a person confirmed what the system proposed; absent: `fully`.
    */
   automatedDecision: AutomatedDecisionBody.optional(),
-  /** The same key is the same sanction, never a second one (also when two requests race). */
+  /**
+   * The same key of the same API key is the same sanction, never a second one (also when two
+   * requests race); reused with other fields it is a conflict. Another API key's keys are its own.
+   */
   idempotencyKey: z
     .string({ error: 'idempotencyKey must be a string' })
     .min(SANCTIONS_API_LIMITS.idempotencyKey.min, 'idempotencyKey must not be empty')
@@ -233,13 +236,14 @@ export const LiftSanctionResponse = z.strictObject({
 });
 export type LiftSanctionResponse = z.infer<typeof LiftSanctionResponse>;
 
+/** Why an item of a batch was not stored. */
+const ItemRefusal = { message: z.string(), errors: z.array(z.strictObject({ field: z.string(), message: z.string() })) };
+
 export const SanctionBatchResult = z.union([
   z.strictObject({ status: z.enum(['created', 'existed']), sanction: SanctionView }),
-  z.strictObject({
-    status: z.literal('refused'),
-    message: z.string(),
-    errors: z.array(z.strictObject({ field: z.string(), message: z.string() })),
-  }),
+  z.strictObject({ status: z.literal('refused'), ...ItemRefusal }),
+  // The item's idempotencyKey already names a sanction of this API key with other fields.
+  z.strictObject({ status: z.literal('conflict'), ...ItemRefusal }),
 ]);
 export type SanctionBatchResult = z.infer<typeof SanctionBatchResult>;
 

@@ -8,14 +8,21 @@ import ipaddr from 'ipaddr.js';
  */
 const METADATA = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192']);
 
+/** Global unicast: the one IPv6 block the internet's hosts are in. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/** A CIDR prefix, as ipaddr.js parses it. */
+export type Prefix = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
 /**
- * True only for an address on the public internet. ipaddr.js classes every special-purpose range
- * (loopback, private, link-local, unique-local, multicast, unspecified, shared, reserved, the
- * IPv4-mapped, 6to4, Teredo and NAT64 forms that can carry any IPv4 address...) as something other
- * than `unicast`, so anything but `unicast` is refused. A mapped IPv6 address is judged as the
- * IPv4 address it carries as well, in case a table ever classes the mapped range as unicast.
+ * True only for an address on the public internet. ipaddr.js classes the special-purpose ranges
+ * (loopback, private, link-local, multicast, shared, reserved, 6to4, Teredo...) as something other
+ * than `unicast`, so anything but `unicast` is refused. Its table leaves some IPv6 forms unclassed
+ * (the IPv4-compatible `::/96`, `::7f00:1` being 127.0.0.1), so IPv6 must also be global unicast:
+ * anything outside 2000::/3, mapped and NAT64 forms included, is refused whatever the table says.
+ * `refused` adds prefixes of the operator's own (EVIDENCE_REFUSED_PREFIXES).
  */
-export function isPublicAddress(address: string): boolean {
+export function isPublicAddress(address: string, refused: readonly Prefix[] = []): boolean {
   if (!isIP(address)) return false;
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -24,11 +31,28 @@ export function isPublicAddress(address: string): boolean {
     return false;
   }
   if (METADATA.has(parsed.toNormalizedString()) || METADATA.has(address.toLowerCase())) return false;
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    const inner = (parsed as ipaddr.IPv6).toIPv4Address();
-    if (!isPublicAddress(inner.toString())) return false;
-  }
+  if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST)) return false;
+  if (refused.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return false;
   return parsed.range() === 'unicast';
+}
+
+/** `10.0.0.0/8, 2001:db8::/32`: comma-separated CIDR prefixes (EVIDENCE_REFUSED_PREFIXES). */
+export function parsePrefixes(value: string | undefined): Prefix[] {
+  const prefixes: Prefix[] = [];
+  for (const raw of (value ?? '').split(',')) {
+    const text = raw.trim();
+    if (text === '') continue;
+    const bad = new Error(`not a CIDR prefix: ${JSON.stringify(text)}`);
+    const [address = '', bits = ''] = text.split('/');
+    // isIP first: ipaddr.js would also take forms like `10.1` or `0x0a.0.0.1`.
+    if (!isIP(address) || !/^\d{1,3}$/.test(bits)) throw bad;
+    try {
+      prefixes.push(ipaddr.parseCIDR(text));
+    } catch {
+      throw bad;
+    }
+  }
+  return prefixes;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { BlobStore } from './blob-store.js';
 
@@ -45,18 +46,30 @@ export function describeBlobStoreContract(name: string, open: () => BlobStore) {
       const id = randomUUID();
       const bytes = Buffer.alloc(1000, 7);
       expect(await store.readUpload(id, 10_000)).toBe('missing');
-      await store.putUpload(id, bytes);
+      await store.putUpload(id, Readable.from([bytes]), bytes.length);
       expect(((await store.readUpload(id, 1000)) as Buffer).equals(bytes)).toBe(true);
       expect(await store.readUpload(id, 999)).toBe('too_large');
       await store.deleteUpload(id);
       expect(await store.readUpload(id, 10_000)).toBe('missing');
-      await expect(store.putUpload('../x', bytes)).rejects.toThrow(/upload id/);
+      await expect(store.putUpload('../x', Readable.from([bytes]), bytes.length)).rejects.toThrow(/upload id/);
+    });
+
+    it('keeps nothing of an upload whose body fails midway', async () => {
+      const store = open();
+      const id = randomUUID();
+      async function* failing() {
+        yield Buffer.alloc(64 * 1024, 1);
+        throw new Error('the body was cut');
+      }
+      await expect(store.putUpload(id, Readable.from(failing()), 128 * 1024)).rejects.toThrow();
+      expect(await store.readUpload(id, 1_000_000)).toBe('missing');
+      expect(await store.uploadsBefore(Date.now() + 60_000, 10_000)).not.toContain(id);
     });
 
     it('lists uploads stored before a time, no more than asked', async () => {
       const store = open();
       const ids = [randomUUID(), randomUUID(), randomUUID()];
-      for (const id of ids) await store.putUpload(id, Buffer.from(id));
+      for (const id of ids) await store.putUpload(id, Readable.from([Buffer.from(id)]), Buffer.byteLength(id));
       const later = Date.now() + 60_000;
       const listed = await store.uploadsBefore(later, 1000);
       expect(listed).toEqual(expect.arrayContaining(ids));

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Where kept evidence bytes live. Kept copies are content-addressed: stored under their SHA-256,
  * so the same bytes kept twice take one place, and a copy can be checked against its name.
@@ -15,8 +17,11 @@ export interface BlobStore {
   /** Deletes a kept copy; deleting one that is not there is no error. */
   deleteBlob(sha256: string): Promise<void>;
 
-  /** Stores the bytes of an upload (the gateway's own upload route). */
-  putUpload(uploadId: string, bytes: Buffer): Promise<void>;
+  /**
+   * Stores the bytes of an upload as they arrive (the gateway's own upload route), `size` of
+   * them. A body that fails midway (the caller's checks throw from inside it) leaves nothing.
+   */
+  putUpload(uploadId: string, body: Readable, size: number): Promise<void>;
   /**
    * The bytes of an upload, or `missing`, or `too_large` when it holds more than `maxBytes`
    * (found from its size without reading it, where the store can tell).

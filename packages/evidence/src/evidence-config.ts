@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '@rm/runtime';
+import { parsePrefixes } from './address-guard.js';
 
 /**
  * Settings of the evidence store and the guarded fetcher, shared by the gateway, the evidence
@@ -27,6 +28,21 @@ export const evidenceConfigShape = {
    * addresses (a local test server). Empty by default.
    */
   EVIDENCE_FETCH_ALLOW: z.string().optional(),
+  /**
+   * Comma-separated CIDR prefixes never fetched, on top of the built-in non-public ranges (your
+   * own public ranges, say). Checked at start: a bad one stops the process naming this variable.
+   */
+  EVIDENCE_REFUSED_PREFIXES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parsePrefixes(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   /**
    * Signs upload tokens and cited upload URLs. Unset: a random key generated once and kept in
    * DATA_DIR/evidence-token.key (enough for one host; set it when processes do not share DATA_DIR).

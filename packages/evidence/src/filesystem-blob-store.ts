@@ -1,16 +1,27 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join } from 'node:path';
 import { assertSha256, assertUploadId, blobPath, isUploadId, type BlobStore } from './blob-store.js';
 
 const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
-async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
+/**
+ * Writes through a temporary file and a rename, so a reader never sees half a file; a body that
+ * fails midway leaves nothing behind.
+ */
+async function writeAtomically(path: string, bytes: Buffer | Readable): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${randomUUID()}.part`;
-  await writeFile(temp, bytes);
-  await rename(temp, path);
+  try {
+    await (Buffer.isBuffer(bytes) ? writeFile(temp, bytes) : pipeline(bytes, createWriteStream(temp)));
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
 }
 
 /** The embedded blob store: a folder (`<DATA_DIR>/evidence` by default). */
@@ -51,9 +62,9 @@ export function createFilesystemBlobStore(root: string): BlobStore {
       assertSha256(sha256);
       await rm(blobFile(sha256), { force: true });
     },
-    async putUpload(uploadId, bytes) {
+    async putUpload(uploadId, body) {
       assertUploadId(uploadId);
-      await writeAtomically(uploadFile(uploadId), bytes);
+      await writeAtomically(uploadFile(uploadId), body);
     },
     async readUpload(uploadId, maxBytes) {
       assertUploadId(uploadId);

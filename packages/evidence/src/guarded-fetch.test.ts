@@ -3,9 +3,11 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowList } from './address-guard.js';
+import { parseAllowList, parsePrefixes } from './address-guard.js';
 import { CaptureError, guardedFetch, type FetcherDeps } from './guarded-fetch.js';
 
+// One gzip member of no bytes (20 bytes): many of them decode to nothing.
+const EMPTY_GZIP = zlib.gzipSync(Buffer.alloc(0));
 // A 1x1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const LIMITS = { maxBytes: 64 * 1024, timeoutMs: 2_000, maxRedirects: 3 };
@@ -15,6 +17,7 @@ let raw: net.Server;
 let port: number;
 let rawPort: number;
 const hostsSeen: string[] = [];
+const encodingsAsked: string[] = [];
 
 /**
  * No test may open a connection to anything but loopback, even with a broken guard: the connect
@@ -35,6 +38,7 @@ const names: Record<string, string[]> = {
   'metadata.test': ['169.254.169.254'],
   'mapped.test': ['::ffff:127.0.0.1'],
   'local.test': ['127.0.0.1'],
+  'public.test': ['93.184.216.34'],
 };
 const resolve = async (hostname: string) => {
   resolverCalls.push(hostname);
@@ -56,6 +60,7 @@ async function failure(url: string, d: FetcherDeps = deps(), limits = LIMITS): P
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     hostsSeen.push(req.headers.host ?? '');
+    encodingsAsked.push(req.headers['accept-encoding'] ?? '');
     const url = new URL(req.url ?? '/', 'http://x');
     const to = url.searchParams.get('to');
     switch (url.pathname) {
@@ -93,6 +98,12 @@ beforeAll(async () => {
       }
       case '/gzip-bomb':
         res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(LIMITS.maxBytes * 50, 'a')));
+        return;
+      case '/gzip-nothing':
+        // 3 MiB on the wire, 48 times the cap, that decode to no byte at all.
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        res.on('error', () => undefined);
+        res.end(Buffer.concat(Array.from({ length: Math.ceil((3 * 1024 * 1024) / EMPTY_GZIP.length) }, () => EMPTY_GZIP)));
         return;
       case '/gzip-text':
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-encoding': 'gzip' }).end(zlib.gzipSync('hello evidence'));
@@ -140,8 +151,10 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  expect(violations).toEqual([]);
+  // Emptied first, so one test's violation fails that test only.
+  const tried = violations.splice(0);
   resolverCalls.length = 0;
+  expect(tried).toEqual([]);
 });
 
 describe('guardedFetch: what it keeps', () => {
@@ -157,10 +170,10 @@ describe('guardedFetch: what it keeps', () => {
     expect((await failure(`http://127.0.0.1:${port}/hops?n=3`)).reason).toBe('too_many_redirects');
   });
 
-  it('decodes a compressed body it was sent', async () => {
-    const got = await guardedFetch(`http://127.0.0.1:${port}/gzip-text`, LIMITS, deps());
-    expect(got.bytes.toString()).toBe('hello evidence');
-    expect(got.contentType).toBe('text/plain');
+  it('asks for the body as it is (identity)', async () => {
+    encodingsAsked.length = 0;
+    await guardedFetch(`http://127.0.0.1:${port}/png`, LIMITS, deps());
+    expect(encodingsAsked).toEqual(['identity']);
   });
 
   it('connects to the address it checked: a name is resolved once per hop, and the Host header keeps the name', async () => {
@@ -200,6 +213,11 @@ describe('guardedFetch: refused addresses (no connection is ever opened)', () =>
     'http://[::ffff:169.254.169.254]/',
     'http://[64:ff9b::a00:1]/',
     'http://[2002:a00:1::]/',
+    // IPv4-compatible IPv6 (::/96), which ipaddr.js leaves unclassed: 127.0.0.1, the metadata address, 10.0.0.1.
+    'http://[::7f00:1]/',
+    'http://[::a9fe:a9fe]/',
+    'http://[::a00:1]/',
+    'http://[2001:db8::1]/',
   ];
   it.each(literals)('refuses the IP literal %s', async (url) => {
     expect((await failure(url)).reason).toBe('refused_address');
@@ -211,6 +229,12 @@ describe('guardedFetch: refused addresses (no connection is ever opened)', () =>
 
   it('refuses a name resolving to 127.0.0.1 when only 127.0.0.1:port is admitted', async () => {
     expect((await failure(`http://local.test:${port}/png`)).reason).toBe('refused_address');
+  });
+
+  it('refuses an address in a prefix refused by configuration (EVIDENCE_REFUSED_PREFIXES)', async () => {
+    const refusing = { ...deps(), refused: parsePrefixes('198.51.100.0/24, 93.184.216.0/24') };
+    expect((await failure('http://public.test/x', refusing)).reason).toBe('refused_address');
+    expect((await failure('http://93.184.216.40/x', refusing)).reason).toBe('refused_address');
   });
 
   it('refuses loopback without the test allow-list', async () => {
@@ -248,8 +272,19 @@ describe('guardedFetch: caps', () => {
     expect((await failure(`http://127.0.0.1:${rawPort}/`, deps(`127.0.0.1:${rawPort}`))).reason).toBe('too_large');
   });
 
-  it('stops decompressing at the cap (a gzip bomb)', async () => {
-    expect((await failure(`http://127.0.0.1:${port}/gzip-bomb`)).reason).toBe('too_large');
+  it.each(['/gzip-nothing', '/gzip-bomb', '/gzip-text'])('refuses an encoded body unread, whatever it decodes to (%s)', async (path) => {
+    const err = await failure(`http://127.0.0.1:${port}${path}`);
+    expect(err.reason).toBe('type_not_allowed');
+    expect(err.message).toMatch(/content encoding gzip/);
+  });
+
+  it('keeps a lookup within the time cap: a resolver that takes 3 s ends a 500 ms capture at 500 ms', async () => {
+    const slow: FetcherDeps = { ...deps(), resolve: () => new Promise((done) => setTimeout(() => done(['93.184.216.34']), 3_000)) };
+    const started = Date.now();
+    const err = await failure('http://slow-dns.test/x', slow, { ...LIMITS, timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(err.reason).toBe('timed_out');
+    expect(err.retryable).toBe(true);
   });
 
   it('gives up a body that does not finish within the time cap, as retryable', async () => {

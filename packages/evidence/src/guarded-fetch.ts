@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
-import zlib from 'node:zlib';
-import { hostPortOf, isPublicAddress } from './address-guard.js';
+import { hostPortOf, isPublicAddress, type Prefix } from './address-guard.js';
 import { ALLOWED_CONTENT_TYPES, bytesMatchType, essenceOf, isAllowedContentType, type AllowedContentType } from './content-types.js';
 
 /** Why a capture failed: stored with the evidence item (docs/evidence.md lists them). */
@@ -21,10 +17,11 @@ export const CAPTURE_FAILURES = [
   'type_mismatch',
   'network',
   // Uploads (s3Upload): the citation is not one we signed or has expired, the upload is not
-  // there, or it is not the size it was declared with.
+  // there, it is not the size it was declared with, or not the bytes its PUT stored.
   'bad_upload',
   'upload_missing',
   'size_mismatch',
+  'upload_changed',
   // The job failed for good on an error of ours (storage, blob store), not the fetch's.
   'internal',
 ] as const;
@@ -43,7 +40,7 @@ export class CaptureError extends Error {
 }
 
 export interface FetchLimits {
-  /** Bytes kept at most, counted after any decoding, whatever Content-Length says. */
+  /** Bytes kept at most, counted as they arrive, whatever Content-Length says. */
   maxBytes: number;
   /** The whole capture, every hop and the body included. */
   timeoutMs: number;
@@ -51,10 +48,15 @@ export interface FetchLimits {
 }
 
 export interface FetcherDeps {
-  /** Every address a name resolves to; called once per hop, and the connection goes to what it returned. */
-  resolve: (hostname: string) => Promise<string[]>;
+  /**
+   * Every address a name resolves to; called once per hop, and the connection goes to what it
+   * returned. The signal aborts at the capture's time cap, which ends the wait either way.
+   */
+  resolve: (hostname: string, signal: AbortSignal) => Promise<string[]>;
   /** `host:port` pairs admitted although their address is not public: for tests only (EVIDENCE_FETCH_ALLOW). */
   allow: ReadonlySet<string>;
+  /** Prefixes refused on top of the built-in ranges (EVIDENCE_REFUSED_PREFIXES). */
+  refused?: readonly Prefix[];
   /**
    * Called with the address and port right before a socket is opened to them. Tests make it throw
    * for any address that is not loopback, so a broken guard fails the test without a connection.
@@ -69,16 +71,20 @@ export interface Fetched {
   size: number;
 }
 
-/** The system resolver, every address of the name (A and AAAA), in the order it gives them. */
-export const systemResolve = async (hostname: string) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-};
+
+/** The statuses another attempt may answer differently (docs/evidence.md); any other is final. */
+export const isRetryableStatus = (status: number) => status >= 500 || status === 429 || status === 408;
+
+/** `work`'s outcome, or a rejection as soon as `signal` aborts: a resolver that ignores the signal cannot outlast the cap. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new Error('aborted'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
 
 function parseTarget(raw: string, base?: URL): URL {
   let url: URL;
@@ -98,21 +104,21 @@ function parseTarget(raw: string, base?: URL): URL {
  * literal is checked as it is. The address returned is the one connected to: nothing resolves the
  * name again, so a DNS answer that changes between check and use changes nothing.
  */
-async function pin(url: URL, deps: FetcherDeps): Promise<{ address: string; port: number }> {
+async function pin(url: URL, deps: FetcherDeps, signal: AbortSignal): Promise<{ address: string; port: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
     try {
-      addresses = await deps.resolve(host);
+      addresses = await untilAborted(deps.resolve(host, signal), signal);
     } catch (err) {
       throw new CaptureError('network', `could not resolve ${host}: ${(err as Error).message}`, true);
     }
   }
   if (addresses.length === 0) throw new CaptureError('network', `${host} has no address`, true);
   if (!deps.allow.has(hostPortOf(url))) {
-    const refused = addresses.find((a) => !isPublicAddress(a));
+    const refused = addresses.find((a) => !isPublicAddress(a, deps.refused));
     if (refused !== undefined) throw new CaptureError('refused_address', `${host} resolves to ${refused}, which is not a public address`);
   }
   return { address: addresses[0]!, port };
@@ -141,29 +147,18 @@ function request(url: URL, target: { address: string; port: number }, signal: Ab
   });
 }
 
-/** Reads the body, decoded if it came encoded, failing as soon as the kept bytes pass the cap. */
+/** Reads the body as it came, failing as soon as its bytes pass the cap. */
 async function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  let body: Readable = res;
-  if (encoding !== 'identity') {
-    const decoder = DECODERS[encoding];
-    if (!decoder) throw new CaptureError('type_not_allowed', `content encoding ${encoding} is not accepted`);
-    const decoding = decoder();
-    // Errors surface on `decoding`, which is read below.
-    pipeline(res, decoding, () => undefined);
-    body = decoding;
-  }
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for await (const chunk of body) {
+    for await (const chunk of res) {
       size += (chunk as Buffer).length;
       if (size > maxBytes) throw new CaptureError('too_large', `the body passed the cap of ${maxBytes} bytes`);
       chunks.push(chunk as Buffer);
     }
   } finally {
     res.destroy();
-    body.destroy();
   }
   return Buffer.concat(chunks, size);
 }
@@ -184,7 +179,7 @@ export async function guardedFetch(raw: string, limits: FetchLimits, deps: Fetch
   try {
     let url = parseTarget(raw);
     for (let hop = 0; ; hop += 1) {
-      const target = await pin(url, deps);
+      const target = await pin(url, deps, controller.signal);
       if (timedOut) throw new CaptureError('timed_out', `no answer within ${limits.timeoutMs} ms`, true);
       const res = await request(url, target, controller.signal, deps);
       const status = res.statusCode ?? 0;
@@ -198,12 +193,19 @@ export async function guardedFetch(raw: string, limits: FetchLimits, deps: Fetch
       }
       if (status !== 200) {
         res.destroy();
-        throw new CaptureError('http_status', `HTTP ${status}`, status >= 500 || status === 429 || status === 408);
+        throw new CaptureError('http_status', `HTTP ${status}`, isRetryableStatus(status));
       }
       const contentType = essenceOf(res.headers['content-type']);
       if (!isAllowedContentType(contentType)) {
         res.destroy();
         throw new CaptureError('type_not_allowed', `content type ${contentType ?? '(none)'} is not kept`);
+      }
+      // We ask for identity. An encoded body is refused unread: no decoder runs on a stranger's
+      // bytes, and the cap counts what arrives, which then is what we keep.
+      const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+      if (encoding !== 'identity' && encoding !== '') {
+        res.destroy();
+        throw new CaptureError('type_not_allowed', `content encoding ${encoding} is not accepted (identity was asked for)`);
       }
       const bytes = await readCapped(res, limits.maxBytes);
       if (!bytesMatchType(contentType, bytes)) throw new CaptureError('type_mismatch', `the bytes are not ${contentType}`);

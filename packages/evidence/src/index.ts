@@ -1,6 +1,7 @@
 export * from './address-guard.js';
 export * from './content-types.js';
 export * from './guarded-fetch.js';
+export * from './dns-resolver.js';
 export * from './blob-store.js';
 export * from './filesystem-blob-store.js';
 export type { S3BlobStoreOptions } from './s3-blob-store.js';
@@ -9,3 +10,5 @@ export * from './open-blob-store.js';
 export * from './upload-tokens.js';
 export * from './keep-evidence.js';
 export * from './retention.js';
+export * from './hash-lock.js';
+export * from './upload-receipts.js';

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { UPLOAD_URL_SCHEME, type CaptureItem } from '@rm/contracts';
 import type { EvidenceItemRecord, Store } from '@rm/storage';
 import type { BlobStore } from './blob-store.js';
 import { bytesMatchType, isAllowedContentType } from './content-types.js';
-import { CaptureError, type CaptureFailure, type Fetched } from './guarded-fetch.js';
+import { CaptureError, isRetryableStatus, type CaptureFailure, type Fetched } from './guarded-fetch.js';
+import type { HashLock } from './hash-lock.js';
 import type { UploadTokens } from './upload-tokens.js';
 
 export interface KeepDeps {
@@ -12,6 +14,10 @@ export interface KeepDeps {
   fetch: (url: string) => Promise<Fetched>;
   tokens: UploadTokens;
   maxBytes: number;
+  /** Held from writing the bytes to recording the item, against the retention sweep (hash-lock.ts). */
+  lock: HashLock;
+  /** The SHA-256 each gateway upload's PUT stored (UploadReceipts), null when none is known. */
+  uploadHash: (uploadId: string) => Promise<string | null>;
   now?: () => number;
 }
 
@@ -26,7 +32,10 @@ async function readCitedUpload(deps: KeepDeps, url: string): Promise<Fetched & {
   if (read.length !== size) throw new CaptureError('size_mismatch', `the upload holds ${read.length} bytes, ${size} were declared`);
   if (!isAllowedContentType(contentType)) throw new CaptureError('type_not_allowed', `content type ${contentType} is not kept`);
   if (!bytesMatchType(contentType, read)) throw new CaptureError('type_mismatch', `the bytes are not ${contentType}`);
-  return { uploadId, bytes: read, contentType, size: read.length, sha256: '' };
+  const sha256 = createHash('sha256').update(read).digest('hex');
+  const stored = await deps.uploadHash(uploadId);
+  if (stored !== null && stored !== sha256) throw new CaptureError('upload_changed', 'the upload is not the bytes its PUT stored');
+  return { uploadId, bytes: read, contentType, size: read.length, sha256 };
 }
 
 const failedItem = (job: CaptureItem, failure: CaptureFailure, detail: string, at: number): EvidenceItemRecord => ({
@@ -43,6 +52,21 @@ const failedItem = (job: CaptureItem, failure: CaptureFailure, detail: string, a
   at,
 });
 
+// Failures another attempt may mend (with HTTP 5xx, 408 and 429: docs/evidence.md's "retried").
+const RETRYABLE: ReadonlySet<string> = new Set<CaptureFailure>(['timed_out', 'network', 'internal']);
+
+/**
+ * Whether a recorded item is left alone when its job runs again: captured, deleted, or failed for
+ * good (a 404, a refused address). A failure that could pass another time is recorded only when
+ * the job's attempts ran out, so it is tried again only by a job retried by hand.
+ */
+function isSettled(item: EvidenceItemRecord): boolean {
+  if (item.state !== 'failed') return true;
+  // The detail of an http_status failure is `HTTP <status>`.
+  if (item.failure === 'http_status') return !isRetryableStatus(Number(/^HTTP (\d{3})/.exec(item.detail ?? '')?.[1]));
+  return !RETRYABLE.has(item.failure ?? '');
+}
+
 /**
  * Keeps one evidence item: fetches the URL (guarded) or reads the cited upload, stores the bytes
  * under their SHA-256 and records the item with its audit entry. An item already settled is left
@@ -51,7 +75,7 @@ const failedItem = (job: CaptureItem, failure: CaptureFailure, detail: string, a
  */
 export async function keepEvidence(deps: KeepDeps, job: CaptureItem, lastAttempt: boolean): Promise<EvidenceItemRecord> {
   const now = deps.now ?? Date.now;
-  const settled = (await deps.store.evidenceOfReports([job.reportId])).find((i) => i.index === job.index && i.state !== 'failed');
+  const settled = (await deps.store.evidenceOfReports([job.reportId])).find((i) => i.index === job.index && isSettled(i));
   if (settled) return settled;
   let got: Fetched & { uploadId?: string };
   try {
@@ -61,20 +85,22 @@ export async function keepEvidence(deps: KeepDeps, job: CaptureItem, lastAttempt
     if (err.retryable && !lastAttempt) throw err;
     return deps.store.recordEvidence(failedItem(job, err.reason, err.message, now()));
   }
-  const kept = await deps.blobs.putBlob(got.bytes);
-  const at = now();
-  const item = await deps.store.recordEvidence({
-    reportId: job.reportId,
-    index: job.index,
-    caseId: job.caseId,
-    state: 'captured',
-    failure: null,
-    detail: null,
-    sha256: kept.sha256,
-    size: kept.size,
-    contentType: got.contentType,
-    capturedAt: at,
-    at,
+  const item = await deps.lock([got.sha256], async () => {
+    const kept = await deps.blobs.putBlob(got.bytes);
+    const at = now();
+    return deps.store.recordEvidence({
+      reportId: job.reportId,
+      index: job.index,
+      caseId: job.caseId,
+      state: 'captured',
+      failure: null,
+      detail: null,
+      sha256: kept.sha256,
+      size: kept.size,
+      contentType: got.contentType,
+      capturedAt: at,
+      at,
+    });
   });
   // Kept by hash now: the staged upload is not needed (a crash before this leaves it to the sweep).
   if (got.uploadId !== undefined) await deps.blobs.deleteUpload(got.uploadId);

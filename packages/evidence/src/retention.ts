@@ -1,5 +1,6 @@
 import type { EvidenceItemRecord, Store } from '@rm/storage';
 import type { BlobStore } from './blob-store.js';
+import type { HashLock } from './hash-lock.js';
 
 const DAY_MS = 86_400_000;
 /** Uploads no report cited within this long are deleted. */
@@ -8,6 +9,8 @@ export const UNCITED_UPLOAD_MS = DAY_MS;
 export interface SweepDeps {
   store: Pick<Store, 'expiredEvidence' | 'deleteEvidence'>;
   blobs: BlobStore;
+  /** Held from marking a batch deleted to deleting its unheld bytes, against captures of the same bytes (hash-lock.ts). */
+  lock: HashLock;
   now?: () => number;
 }
 
@@ -50,8 +53,12 @@ export async function sweepEvidence(deps: SweepDeps, options: SweepOptions): Pro
     if (batch.length === 0) break;
     result.items.push(...batch);
     if (options.dryRun) break;
-    const unheld = await deps.store.deleteEvidence(batch, now);
-    for (const sha256 of unheld) await deps.blobs.deleteBlob(sha256);
+    const hashes = batch.flatMap((item) => (item.sha256 === null ? [] : [item.sha256]));
+    const unheld = await deps.lock(hashes, async () => {
+      const gone = await deps.store.deleteEvidence(batch, now);
+      for (const sha256 of gone) await deps.blobs.deleteBlob(sha256);
+      return gone;
+    });
     result.blobsDeleted += unheld.length;
     if (batch.length < limit) break;
   }

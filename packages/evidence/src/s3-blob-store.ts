@@ -77,9 +77,21 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       // One DeleteObject per key: DeleteObjects always sends a checksum, which some compatible servers refuse.
       await client.send(new DeleteObjectCommand({ Bucket, Key: blobKey(sha256) }));
     },
-    async putUpload(uploadId, bytes) {
+    async putUpload(uploadId, body, size) {
       assertUploadId(uploadId);
-      await client.send(new PutObjectCommand({ Bucket, Key: uploadKey(uploadId), Body: bytes, ContentLength: bytes.length }));
+      // A body that fails midway aborts the request (the SDK would wait on it): S3 stores an
+      // object whole or not at all.
+      const abort = new AbortController();
+      let failure: unknown;
+      body.once('error', (err) => {
+        failure = err;
+        abort.abort(err);
+      });
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: uploadKey(uploadId), Body: body, ContentLength: size }), { abortSignal: abort.signal });
+      } catch (err) {
+        throw failure ?? err;
+      }
     },
     async readUpload(uploadId, maxBytes) {
       assertUploadId(uploadId);

@@ -238,7 +238,7 @@ export interface SanctionRecord {
   /** The case's or the trusted system's category; null on sanctions of earlier versions. */
   category: string | null;
   source: SanctionSource;
-  /** The trusted system's key: the same key is the same sanction. null otherwise. */
+  /** The trusted system's key, scoped to its creator (moderatorId): the same pair is the same sanction. null otherwise. */
   idempotencyKey: string | null;
   /** For a scheduled ban wave: when it takes effect. null when it took effect at creation. */
   effectiveAt: number | null;
@@ -246,7 +246,10 @@ export interface SanctionRecord {
   /** Evidence a trusted system sent with it (empty for approvals: their case holds the reports). */
   evidence: SanctionEvidence[];
   reason: string | null;
+  /** Who decided it: a moderator, the system moderator (a rule), or a trusted system's API key. */
   moderatorId: string;
+  /** A trusted system's sanction created with a key bound to a moderator: that moderator (they may not decide its appeal). null otherwise. */
+  boundModeratorId: string | null;
   createdAt: number;
   /** null: permanent. */
   expiresAt: number | null;
@@ -296,8 +299,10 @@ export interface NewSanction {
   idempotencyKey: string;
   evidence: SanctionEvidence[];
   reason: string | null;
-  /** The caller (its API key), recorded as who created it. */
+  /** The caller (its API key), recorded as who created it; its idempotency keys are its own. */
   moderatorId: string;
+  /** The moderator the caller's key is bound to, if it is. */
+  boundModeratorId?: string | undefined;
   /** null: permanent; otherwise from effectiveAt (or creation). */
   expiresAt: number | null;
   statement: StatementOfReasons;
@@ -318,7 +323,7 @@ export interface SanctionBatch {
   sourceId: string;
 }
 
-/** One item's outcome: the sanction with that key, and whether this call created it. */
+/** One item's outcome: the sanction with that key (of that creator), and whether this call created it. */
 export interface StoredSanction {
   sanction: SanctionRecord;
   created: boolean;

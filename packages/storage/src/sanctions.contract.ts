@@ -56,6 +56,7 @@ export function describeSanctionsContract(store: () => Store): void {
           evidence: [],
           reason: 'aimbot',
           moderatorId: 'mod-1',
+          boundModeratorId: null,
           createdAt: 5_000,
           expiresAt: 9_000,
           state: 'active',
@@ -193,6 +194,7 @@ export function describeSanctionsContract(store: () => Store): void {
         evidence: [{ url: 'https://ac.example/k1', type: 'url' }],
         reason: 'cheat detected',
         moderatorId: 'key-ac',
+        boundModeratorId: null,
         createdAt: 10_000,
         expiresAt: null,
         state: 'active',
@@ -212,6 +214,26 @@ export function describeSanctionsContract(store: () => Store): void {
       expect((await store().pendingEffectsOf('b1')).map((e) => e.id)).toEqual(['s-k1:0-guard', 's-k2:0-guard']);
       expect((await store().pendingEffectsOf('b2')).map((e) => e.id)).toEqual(['s-k3:0-guard']);
       expect((await store().dueSanctions(100_000, 10)).map((s) => s.id)).toEqual(['s-k2']);
+    });
+
+    it("a key is its creator's own: another creator's same key is another sanction, and neither answers the other's", async () => {
+      const of = (creator: string, key: string, userId: string) => item(key, userId, { id: `${creator}-${key}`, moderatorId: creator });
+      await store().createSanctions({ items: [of('key-a', 'k1', 'u1')], at: 10_000, effectiveAt: null, sourceId: 'b1' });
+      const theirs = await store().createSanctions({ items: [of('key-b', 'k1', 'u2'), of('key-b', 'k2', 'u2')], at: 11_000, effectiveAt: null, sourceId: 'b2' });
+      expect(theirs.map((r) => [r.sanction.id, r.sanction.userId, r.created])).toEqual([['key-b-k1', 'u2', true], ['key-b-k2', 'u2', true]]);
+      // Both creators in one batch: each item finds its own creator's key only (key-a has no k2 yet).
+      const mixed = await store().createSanctions({ items: [of('key-a', 'k2', 'u3'), { ...of('key-a', 'k1', 'u1'), id: 'dup-a' }, { ...of('key-b', 'k1', 'u2'), id: 'dup-b' }], at: 12_000, effectiveAt: null, sourceId: 'b3' });
+      expect(mixed.map((r) => [r.sanction.id, r.created])).toEqual([['key-a-k2', true], ['key-a-k1', false], ['key-b-k1', false]]);
+      expect((await store().sanctionsOfUser('u1')).map((s) => s.id)).toEqual(['key-a-k1']);
+      expect((await store().sanctionsOfUser('u3')).map((s) => [s.id, s.moderatorId, s.idempotencyKey])).toEqual([['key-a-k2', 'key-a', 'k2']]);
+      expect(await store().getSanction('dup-a')).toBeNull();
+      expect(await store().sanctionFeed(0, 10)).toHaveLength(4);
+    });
+
+    it("records the moderator the creator's key is bound to (null when it is not bound)", async () => {
+      await store().createSanctions({ items: [item('b1', 'u1', { boundModeratorId: 'mod-7' }), item('b2', 'u2')], at: 10_000, effectiveAt: null, sourceId: 'b1' });
+      expect(await store().getSanction('s-b1')).toMatchObject({ moderatorId: 'key-ac', boundModeratorId: 'mod-7' });
+      expect(await store().getSanction('s-b2')).toMatchObject({ moderatorId: 'key-ac', boundModeratorId: null });
     });
 
     it('calls racing with the same keys create each sanction once', async () => {

@@ -130,8 +130,9 @@ export interface Store {
   getSanction(id: string): Promise<SanctionRecord | null>;
   /**
    * Stores a trusted system's sanctions in one transaction, each with its effects (recorded only
-   * when created). Idempotent per item on its idempotencyKey: a key already stored answers that
-   * sanction with created: false and changes nothing, also when two calls race. Items are stored
+   * when created). Idempotent per item on its idempotencyKey within its creator (moderatorId): a
+   * key that creator already stored answers that sanction with created: false and changes nothing,
+   * also when two calls race; another creator's same key is another sanction. Items are stored
    * `scheduled` (no feed event) when the batch has an effectiveAt, else active with their feed
    * event. Answers one entry per item, in order.
    */

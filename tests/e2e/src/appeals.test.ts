@@ -211,6 +211,24 @@ describe('deciding appeals', () => {
     expect(byPerson.body.appeal).toMatchObject({ state: 'upheld', decidedBy: { id: 'm2', username: 'bob' } });
   });
 
+  it("a moderator whose bound key sanctioned through the sanctions API may not claim or decide that sanction's appeal (403)", async () => {
+    const userId = await newUser();
+    // One key of alice's (m1) for her tools and the console: it sanctions as a trusted system.
+    const alice = await sys.createKey(['--name', 'alice-tools', '--permission', 'sanctions.write', '--permission', 'reports.handle_reports', '--moderator', 'm1']);
+    const created = await sys.post('/v1/sanctions', alice.auth, { userId, kind: 'ban', category: 'cheating', reason: 'Aimbot', source: { type: 'anticheat', id: 'manual' }, idempotencyKey: `bound-${userId}` });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { appeal } = (await submit({ sanctionId: created.body.sanction.id, userId, statement: 'unfair' })).body;
+    for (const [verb, extra] of [['claim', {}], ['uphold', { reason: 'fine' }], ['overturn', { reason: 'oops' }]] as const) {
+      const own = await sys.post(`/v1/appeals/${appeal.id}/${verb}`, alice.auth, { moderator: { id: 'm1' }, ...extra });
+      expect(own.status, verb).toBe(403);
+      expect(own.body.message).toMatch(/m1 decided the sanction under appeal/);
+      expect((await act(appeal.id, verb, 'm1', extra)).status, verb).toBe(403);
+    }
+    const byOther = await act(appeal.id, 'uphold', 'm2', { reason: 'The detection was right' });
+    expect(byOther.status, JSON.stringify(byOther.body)).toBe(200);
+    expect(byOther.body.appeal).toMatchObject({ state: 'upheld', decidedBy: { id: 'm2' } });
+  });
+
   it('overturn lifts the sanction, takes back the reporters\' credibility, and sends sanction.lifted (cause appeal) and appeal.resolved exactly once each', async () => {
     const s = await sanctioned('m1');
     expect(await reportersOf(s.caseId)).toEqual([1, 1]);

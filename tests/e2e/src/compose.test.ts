@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { LIMITS, SANCTIONS_API_LIMITS } from '@rm/contracts';
 import { ROOT } from './harness.js';
 
 // No Docker engine runs here, so the compose file is checked for structure and for staying in step
@@ -80,6 +81,33 @@ describe('docker-compose.yml', () => {
     }
     for (const path of ['/v1/reports/new', '/openapi.json', '/health']) expect(routeOf(publicServer, path), path).toBe('proxy_pass http://gateways');
     expect(operations).toMatch(/OPERATOR_ADDRESS/);
+  });
+
+  it('lets uploads and ban waves through the proxy, and hands out links that name it', () => {
+    const conf = readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8');
+    const mib = (size: string) => Number(/^(\d+)([km])$/.exec(size)![1]) * (size.endsWith('m') ? 1024 * 1024 : 1024);
+    /** The client_max_body_size that applies to a path: its location's, else the server's. */
+    const bodyLimit = (server: string, path: string) => {
+      const locations = [...server.matchAll(/location\s+(?:\^~\s+)?(\S+)\s*\{([^}]*)\}/g)].filter((m) => path.startsWith(m[1]!));
+      const body = locations.sort((a, b) => b[1]!.length - a[1]!.length)[0]?.[2] ?? '';
+      const size = /client_max_body_size (\S+);/.exec(body)?.[1] ?? /^\s*client_max_body_size (\S+);/m.exec(server.replace(/location[^{]*\{[^}]*\}/g, ''))![1]!;
+      return mib(size);
+    };
+    for (const server of nginxServers(conf)) {
+      expect(bodyLimit(server, '/v1/reports/new')).toBe(LIMITS.bodyBytes);
+      expect(bodyLimit(server, '/v1/sanctions/batch')).toBeGreaterThanOrEqual(SANCTIONS_API_LIMITS.batchBodyBytes);
+      expect(bodyLimit(server, '/v1/evidence/uploads/abc')).toBeGreaterThanOrEqual(10 * 1024 * 1024);
+    }
+    for (const header of ['X-Forwarded-For', 'X-Forwarded-Proto', 'X-Forwarded-Host']) expect(conf).toMatch(new RegExp(`proxy_set_header ${header} \\$`));
+    expect(compose.services['gateway'].environment.TRUSTED_PROXIES).toBeTruthy();
+  });
+
+  it('gives every gateway and the evidence worker one data volume (uploads, kept copies, the token key)', () => {
+    for (const service of ['gateway', 'evidence-worker', 'cli']) {
+      const { environment, volumes } = compose.services[service];
+      expect(volumes, service).toContain(`shared-data:${environment.DATA_DIR}`);
+      expect(Object.keys(environment), service).toContain('EVIDENCE_TOKEN_SECRET');
+    }
   });
 
   it('sets only variables the README documents', () => {

@@ -227,6 +227,32 @@ describe('uploads through the gateway (no S3 store)', () => {
     expect(wrongType.status).toBe(400);
   });
 
+  it('takes one PUT per upload URL: a second, later or while the first is in flight, is refused and the first bytes are kept', async () => {
+    const asked = await start({ contentType: 'image/png', size: PNG.length });
+    // The first PUT holds back its last byte: a second one meanwhile finds the URL taken.
+    const first = http.request(asked.body.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png', 'content-length': PNG.length } });
+    const firstAnswer = new Promise<number>((ok, fail) => first.on('response', (res) => (res.resume(), ok(res.statusCode!))).on('error', fail));
+    first.write(PNG.subarray(0, -1));
+    await new Promise((r) => setTimeout(r, 200));
+    const other = Buffer.from(PNG);
+    other[other.length - 5]! ^= 0xff;
+    const during = await put(asked.body.uploadUrl, other);
+    expect(during.status).toBe(403);
+    expect((await during.json()).message).toMatch(/has been used/);
+    first.end(PNG.subarray(-1));
+    expect(await firstAnswer).toBe(200);
+    const after = await put(asked.body.uploadUrl, other);
+    expect(after.status).toBe(403);
+    const { report: r } = await submitAndSettle([{ url: asked.body.evidenceUrl, type: 's3Upload' }]);
+    expect(r.evidenceItems).toMatchObject([{ state: 'captured', sha256: sha(PNG) }]);
+  });
+
+  it('a PUT that failed (wrong size) leaves the URL usable', async () => {
+    const asked = await start({ contentType: 'image/png', size: PNG.length });
+    expect((await put(asked.body.uploadUrl, PNG.subarray(1))).status).toBe(400);
+    expect((await put(asked.body.uploadUrl, PNG)).status).toBe(200);
+  });
+
   it('answers bad upload requests with the spec 400 naming the field (and the size limit)', async () => {
     const over = await start({ contentType: 'image/png', size: MAX_BYTES + 1 });
     expect(over.status).toBe(400);

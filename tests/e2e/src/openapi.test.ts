@@ -46,6 +46,14 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it("declares the statuses an extension adds beyond section 7's, in its shape without `errors`", () => {
+    const added = contract.extensions.filter((e) => e.moreErrorStatuses);
+    expect(added.map((e) => `${e.method} ${e.path}`)).toContain('POST /v1/sanctions');
+    for (const e of added) {
+      for (const status of e.moreErrorStatuses!) expect(props(response(e.method, e.path, status)), `${e.method} ${e.path} ${status}`).toEqual(['message', 'success']);
+    }
+  });
+
   it('every operation, extensions too: operationId and summary, `errors` only where section 7 allows it', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods as Record<string, any>).map(([method, o]) => ({ path, method, o })));
     expect(operations.length).toBeGreaterThanOrEqual(contract.endpoints.length);

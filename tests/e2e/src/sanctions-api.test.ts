@@ -4,7 +4,8 @@ import { isErrorShape, runNode, System, type AppName, type Key } from './harness
 import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // The sanctions API for trusted systems (an anti-cheat): one sanction, a batch, a scheduled ban
-// wave across a restart of every process, lift; idempotency under concurrent retries; 400 and 403.
+// wave across a restart of every process, lift; idempotency under concurrent retries, scoped to the
+// calling key, and 409 for a key reused with other fields; a key lifts only its own; 400 and 403.
 const POLICY = {
   ...TEST_POLICY,
   categories: { ...TEST_POLICY.categories, harassment: { severity: 4, sla: 'PT8H', clause: 'Do not insult, threaten or harass other players.', publicDescription: 'Harassment', transparencyCategory: 'CYBER_VIOLENCE' } },
@@ -109,6 +110,54 @@ describe('POST /v1/sanctions', () => {
     expect((await create(body)).body).toMatchObject({ created: false, sanction: { id: answers[0]!.body.sanction.id } });
   });
 
+  it("an idempotency key is the calling key's own: another system's same key sanctions its own player, and neither answers the other's", async () => {
+    const [a, b] = [newUser(), newUser()];
+    const other = await sys.createKey(['--name', 'eac', '--permission', 'sanctions.write']);
+    const shared = `det-shared-${nextKey++}`;
+    const ours = item(a, { idempotencyKey: shared, reason: 'Aimbot' });
+    const theirs = item(b, { idempotencyKey: shared, reason: 'Wallhack', source: { type: 'eac', id: 'scan-1' } });
+    const first = await create(ours);
+    expect(first.body).toMatchObject({ created: true, sanction: { userId: a } });
+    const second = await create(theirs, other);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body).toMatchObject({ created: true, sanction: { userId: b, reason: 'Wallhack', source: { type: 'eac', id: 'scan-1' }, moderator: { id: other.key, username: 'eac' } } });
+    expect(await status(b)).toMatchObject({ banned: true, sanctions: [{ id: second.body.sanction.id }] });
+    expect((await create(ours)).body).toMatchObject({ created: false, sanction: { id: first.body.sanction.id } });
+    expect((await create(theirs, other)).body).toMatchObject({ created: false, sanction: { id: second.body.sanction.id } });
+    expect((await batch({ items: [theirs] }, other)).body.results).toMatchObject([{ status: 'existed', sanction: { id: second.body.sanction.id } }]);
+  });
+
+  it('a known key with other fields is a 409 that stores nothing; the same fields still answer its sanction', async () => {
+    const [userId, other] = [newUser(), newUser()];
+    const body = item(userId, { duration: 'P7D' });
+    const first = await create(body);
+    expect(first.body.created).toBe(true);
+    const changes: Record<string, unknown>[] = [
+      { userId: other },
+      { reason: 'Something else' },
+      { duration: 'P14D' },
+      { duration: undefined },
+      { kind: 'chat' },
+      { category: 'spam' },
+      { evidence: [] },
+      { source: { type: 'anticheat', id: 'vac-detector-4' } },
+      { automatedDecision: 'not' },
+      { illegalContent: { law: '§ 202c StGB' } },
+    ];
+    for (const change of changes) {
+      const res = await create({ ...body, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(409);
+      expect(isErrorShape(res.body)).toBe(true);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.message).toContain(body.idempotencyKey);
+      expect(res.body.message).toContain(Object.keys(change)[0]);
+    }
+    expect((await status(other)).sanctions).toEqual([]);
+    expect((await status(userId)).sanctions).toMatchObject([{ id: first.body.sanction.id, reason: 'Cheat detected' }]);
+    expect(await feedOf([userId, other])).toHaveLength(1);
+    expect((await create(body)).body).toMatchObject({ created: false, sanction: { id: first.body.sanction.id } });
+  });
+
   it('a warning restricts nothing but is shown to the player; a chat restriction is listed', async () => {
     const userId = newUser();
     expect((await create(item(userId, { kind: 'warning', category: 'harassment', reason: 'Mind your language' }))).status).toBe(200);
@@ -175,6 +224,20 @@ describe('POST /v1/sanctions/batch', () => {
     expect(res.body.results[3].sanction.id).toBe(res.body.results[4].sanction.id);
     expect((await status(b)).sanctions).toHaveLength(1);
     expect((await status(c)).banned).toBe(true);
+  });
+
+  it('a known key with other fields is a conflict in its result and stores nothing; the other items go on', async () => {
+    const [a, b, c, d] = [newUser(), newUser(), newUser(), newUser()];
+    const first = item(a);
+    expect((await create(first)).status).toBe(200);
+    const fresh = item(d);
+    const res = await batch({ items: [item(b), { ...first, userId: c }, first, fresh, { ...fresh, reason: 'Another reason' }] });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: any) => r.status)).toEqual(['created', 'conflict', 'existed', 'created', 'conflict']);
+    expect(res.body.results[1]).toEqual({ status: 'conflict', message: expect.stringContaining(first.idempotencyKey), errors: [{ field: 'items.1.idempotencyKey', message: expect.stringMatching(/userId/) }] });
+    expect(res.body.results[4].errors).toEqual([{ field: 'items.4.idempotencyKey', message: expect.stringMatching(/reason/) }]);
+    expect((await status(c)).sanctions).toEqual([]);
+    expect((await status(d)).sanctions).toMatchObject([{ reason: 'Cheat detected' }]);
   });
 
   it('concurrent retries of a whole batch create each sanction once', async () => {
@@ -263,6 +326,36 @@ describe('POST /v1/sanctions/{sanctionId}/lift', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: any) => e.field)).toContain('reason');
     expect((await lift(sanction.id, { reason: 'x' }, reader)).status).toBe(403);
+  });
+});
+
+describe('POST /v1/sanctions/{sanctionId}/lift: whose sanctions a key lifts', () => {
+  it("only its own: another system's sanction and a moderator's approval are 403 unless the key holds sanctions.lift_any (admins do)", async () => {
+    const userId = newUser();
+    await sys.addUser(userId);
+    // A moderator's approval of a report about the player (first: a banned player cannot be reported).
+    const report = await sys.post('/v1/reports/new', admin.auth, categorized(userId, 'lift-rep', 'cheating'));
+    expect(report.status).toBe(200);
+    await sys.waitFor(async () => (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.reports?.length === 1, 15_000, 'the report stored');
+    const approved = await sys.post(`/v1/reports/${report.body.id}/approve`, admin.auth, { moderator: { id: 'm1' } });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const approval = (await status(userId)).sanctions.find((s: any) => s.caseId !== null);
+    const ours = (await create(item(userId))).body.sanction;
+
+    const other = await sys.createKey(['--name', 'eac', '--permission', 'sanctions.write']);
+    for (const [id, key] of [[ours.id, other], [approval.id, anticheat]] as const) {
+      const refused = await lift(id, { reason: 'not mine to lift' }, key);
+      expect(refused.status).toBe(403);
+      expect(isErrorShape(refused.body)).toBe(true);
+      expect(refused.body.message).toContain('sanctions.lift_any');
+    }
+    expect(await status(userId)).toMatchObject({ banned: true, sanctions: [{ state: 'active' }, { state: 'active' }] });
+    expect((await feedOf([userId])).map((e) => e.type)).toEqual(['sanction.created', 'sanction.created']);
+
+    const lifter = await sys.createKey(['--name', 'support', '--permission', 'sanctions.write', '--permission', 'sanctions.lift_any']);
+    expect((await lift(ours.id, { reason: 'false positive' }, lifter)).body).toMatchObject({ lifted: true, sanction: { state: 'lifted', liftedBy: lifter.key } });
+    expect((await lift(approval.id, { reason: 'undone by support' }, admin)).body).toMatchObject({ lifted: true, sanction: { state: 'lifted', liftedBy: admin.key } });
+    expect(await status(userId)).toMatchObject({ banned: false });
   });
 });
 

@@ -35,6 +35,8 @@ export interface EndpointSpec {
   operationId?: string;
   body?: ObjectSpec;
   response: { fields?: Record<string, FieldSpec>; data?: string[] };
+  /** An extension's statuses beyond section 7's (409 of POST /v1/sanctions), in the same error shape. */
+  moreErrorStatuses?: number[];
 }
 
 export interface Contract {

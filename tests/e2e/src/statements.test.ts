@@ -252,6 +252,8 @@ describe('GET /v1/transparency', () => {
 
   it('admin keys only; bad or reversed dates are a 400 naming the parameter', async () => {
     expect((await sys.get(`/v1/transparency?${period()}`, reader.auth)).status).toBe(403);
+    // Authorised before the query is read, as every route: a bad query from a non-admin key is a 403 too.
+    expect((await sys.get('/v1/transparency?from=yesterday', reader.auth)).status).toBe(403);
     for (const [query, name] of [
       ['from=2026-02-30&to=2026-03-01', 'from'],
       ['from=yesterday&to=2026-03-01', 'from'],

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The permission a key needs for this route. */
     permission?: Permission;
+    /** Only admin keys may call this route: checked with the key, before the request is validated. */
+    adminOnly?: boolean;
     /** The route's use case counts the rate limit itself, inside its one Redis round trip. */
     ratedByUseCase?: boolean;
   }
@@ -58,15 +60,17 @@ async function verify(cache: ApiKeyCache, header: string | undefined): Promise<A
 export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: ReportGuard): void {
   app.decorateRequest('apiKey', null as unknown as ApiKeyRecord);
   app.addHook('onRoute', (route) => {
-    const hook = authHook(cache, guard, route.config?.permission, route.config?.ratedByUseCase ?? false);
+    const hook = authHook(cache, guard, route.config?.permission, route.config?.ratedByUseCase ?? false, route.config?.adminOnly ? `${route.method} ${route.url}` : undefined);
     route.onRequest = [hook, ...[route.onRequest ?? []].flat()];
   });
 }
 
-function authHook(cache: ApiKeyCache, guard: ReportGuard, permission: Permission | undefined, ratedByUseCase: boolean): onRequestHookHandler {
+/** `adminRoute`: the route's name when only admin keys may call it. */
+function authHook(cache: ApiKeyCache, guard: ReportGuard, permission: Permission | undefined, ratedByUseCase: boolean, adminRoute: string | undefined): onRequestHookHandler {
   /** Admits the key, or throws; a promise only when the rate limit needs Redis. */
   const admit = (request: FastifyRequest, key: ApiKeyRecord): Promise<void> | undefined => {
     if (permission && !keyHasPermission(key, permission)) throw new AppError('FORBIDDEN', `This API key lacks the ${permission} permission`);
+    if (adminRoute && !key.admin) throw new AppError('FORBIDDEN', `${adminRoute} needs an admin API key`);
     request.apiKey = key;
     const limit = key.rateLimit ?? 0;
     if (ratedByUseCase || limit <= 0) return undefined;

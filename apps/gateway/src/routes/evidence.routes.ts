@@ -68,7 +68,12 @@ export function evidenceUploadRoute(deps: { evidence: EvidenceDeps }): FastifyPl
       async (request) => {
         const body = request.body as Readable | undefined;
         if (!body) throw new AppError('BAD_REQUEST', 'Upload body is missing');
-        await receiveUpload(deps.evidence, request.params.token, request.headers['content-type'], body);
+        const leave = deps.evidence.gate.enter(request.ip);
+        try {
+          await receiveUpload(deps.evidence, request.params.token, request.headers['content-type'], body);
+        } finally {
+          leave();
+        }
         return { success: true };
       },
     );

@@ -5,6 +5,7 @@ import {
   LiftSanctionBody,
   LiftSanctionResponse,
   NewSanctionBody,
+  PlainErrorResponse,
   SanctionBatchBody,
   SanctionBatchResponse,
   SANCTIONS_API_LIMITS,
@@ -76,16 +77,18 @@ export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         config: write,
         schema: {
           operationId: 'createSanction',
-          summary: 'Sanction a player without a report (a trusted system); idempotent on idempotencyKey',
+          summary: 'Sanction a player without a report (a trusted system); idempotent on idempotencyKey, which is 409 when reused with other fields',
           tags: ['sanctions'],
           body: NewSanctionBody,
-          response: { 200: SanctionResponse, ...bodyErrors },
+          // 409: the caller's idempotencyKey already names a sanction with other fields.
+          response: { 200: SanctionResponse, ...bodyErrors, 409: PlainErrorResponse },
         },
       },
       async (req) => {
-        const [result] = await createTrustedSanctions(trusted, req.apiKey, [req.body], { prefix: () => '', effectiveAt: undefined });
-        if (result!.status === 'refused') throw new AppError('VALIDATION_FAILED', result!.message, result!.errors);
-        return { success: true as const, created: result!.status === 'created', sanction: result!.sanction };
+        const result = (await createTrustedSanctions(trusted, req.apiKey, [req.body], { prefix: () => '', effectiveAt: undefined }))[0]!;
+        if (result.status === 'refused') throw new AppError('VALIDATION_FAILED', result.message, result.errors);
+        if (result.status === 'conflict') throw new AppError('CONFLICT', result.message);
+        return { success: true as const, created: result.status === 'created', sanction: result.sanction };
       },
     );
     app.post(
@@ -112,7 +115,7 @@ export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         config: write,
         schema: {
           operationId: 'liftSanction',
-          summary: 'Lift one sanction (a false positive); lifting it again changes nothing',
+          summary: "Lift one sanction (a false positive): the key's own, or any with sanctions.lift_any; lifting it again changes nothing",
           tags: ['sanctions'],
           params: SanctionIdParams,
           body: LiftSanctionBody,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, errorResponses, TransparencyQuery, TransparencyResponse } from '@rm/contracts';
+import { errorResponses, TransparencyQuery, TransparencyResponse } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { transparencyFigures } from '../use-cases/transparency-figures.js';
 
@@ -9,6 +9,7 @@ export function transparencyRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.get(
       '/transparency',
       {
+        config: { adminOnly: true },
         schema: {
           operationId: 'getTransparencyFigures',
           summary: 'Transparency figures of a period (admin keys): reports, decisions, sanctions by kind, ground and automation, median time to decision',
@@ -17,10 +18,7 @@ export function transparencyRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: TransparencyResponse, ...errorResponses(false) },
         },
       },
-      async (req) => {
-        if (!req.apiKey.admin) throw new AppError('FORBIDDEN', 'GET /v1/transparency needs an admin API key');
-        return transparencyFigures(deps.store, deps.config.TRIAGE_POLICY, req.query);
-      },
+      async (req) => transparencyFigures(deps.store, deps.config.TRIAGE_POLICY, req.query),
     );
   };
 }

@@ -15,7 +15,9 @@ import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord, NewSanction, SanctionRecord, Store } from '@rm/storage';
 import { sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
 import { assembleStatement, kindsOf, type TriagePolicy } from '@rm/triage';
+import { keyHasPermission } from '../http/auth.js';
 import { unknownName } from './known-kinds.js';
+import { fieldsChangedSince } from './sanction-retries.js';
 import { creatorNames, toView } from './sanction-status.js';
 
 export interface TrustedSanctionDeps {
@@ -42,7 +44,8 @@ async function refreshStatus(deps: TrustedSanctionDeps, userIds: string[]): Prom
   );
 }
 
-type Checked = { ok: true; item: NewSanction } | { ok: false; message: string; errors: FieldError[] };
+/** A valid item keeps what a retry is compared by: its duration as asked, and where its key is in the body. */
+type Checked = { ok: true; item: NewSanction; durationMs: number | null; keyField: string } | { ok: false; message: string; errors: FieldError[] };
 
 /**
  * One item as a storable sanction, or why it is refused: the body's shape (zod), then the
@@ -67,7 +70,8 @@ function check(deps: TrustedSanctionDeps, caller: ApiKeyRecord, raw: unknown, pr
     }
   }
   const id = uuidv7();
-  const expiresAt = body.duration === undefined ? null : startAt + parseSanctionDuration(body.duration)!;
+  const durationMs = body.duration === undefined ? null : parseSanctionDuration(body.duration)!;
+  const expiresAt = durationMs === null ? null : startAt + durationMs;
   // A wave's effects are recorded when it takes effect (the moderation worker's activation).
   const effects = scheduled ? [] : effectsOf(id, sanctionStartEffects({ id, userId: body.userId, caseId: null, expiresAt }));
   // A trusted system detects by itself (own initiative, automated); it says whether a person decided.
@@ -87,6 +91,8 @@ function check(deps: TrustedSanctionDeps, caller: ApiKeyRecord, raw: unknown, pr
   });
   return {
     ok: true,
+    durationMs,
+    keyField: field('idempotencyKey'),
     item: {
       id,
       userId: body.userId,
@@ -97,7 +103,10 @@ function check(deps: TrustedSanctionDeps, caller: ApiKeyRecord, raw: unknown, pr
       idempotencyKey: body.idempotencyKey,
       evidence: body.evidence ?? [],
       reason: body.reason,
+      // The key's own: its idempotency keys are scoped to it, and it lifts its own sanctions.
       moderatorId: caller.key,
+      // A moderator's key: that moderator decided it too (and may not decide its appeal).
+      boundModeratorId: caller.moderatorId,
       expiresAt,
       statement,
       effects,
@@ -115,11 +124,21 @@ async function enqueue(deps: TrustedSanctionDeps, job: SanctionJob, delay = 0): 
   await deps.sanctionsQueue.add(job.kind, job, { jobId: jobIdFor.sanctions(job), delay, removeOnComplete: 1000, removeOnFail: 5000 }).catch(deps.onQueueError);
 }
 
+/** An item whose key already named a sanction of the caller: a retry, or a conflict when it asks for something else. */
+function existed(c: Extract<Checked, { ok: true }>, stored: SanctionRecord, shown: SanctionView): SanctionBatchResult {
+  const changed = fieldsChangedSince(stored, c.item, c.durationMs);
+  if (changed.length === 0) return { status: 'existed', sanction: shown };
+  const message = `idempotencyKey ${c.item.idempotencyKey} already names sanction ${stored.id}, which has another ${changed.join(', ')}: a retry must repeat the request, a new sanction needs a new key`;
+  return { status: 'conflict', message, errors: [{ field: c.keyField, message }] };
+}
+
 /**
  * POST /v1/sanctions and /v1/sanctions/batch. Every valid item is stored in one transaction with
- * the effects it owes (the outbox), idempotent on its key; the relay job then carries them out
- * (the sweep would, had Redis refused the job). A wave with effectiveAt is stored scheduled, and
- * a delayed job activates it then (the sweep again being the backstop).
+ * the effects it owes (the outbox), idempotent on its key within the caller's key (another
+ * system's same key is its own); a key reused with other fields is a conflict and stores nothing.
+ * The relay job then carries the effects out (the sweep would, had Redis refused the job). A wave
+ * with effectiveAt is stored scheduled, and a delayed job activates it then (the sweep again being
+ * the backstop).
  */
 export async function createTrustedSanctions(
   deps: TrustedSanctionDeps,
@@ -152,17 +171,23 @@ export async function createTrustedSanctions(
   return checked.map((c): SanctionBatchResult => {
     if (!c.ok) return { status: 'refused', message: c.message, errors: c.errors };
     const i = next++;
-    return { status: stored[i]!.created ? 'created' : 'existed', sanction: shown[i]! };
+    return stored[i]!.created ? { status: 'created', sanction: shown[i]! } : existed(c, stored[i]!.sanction, shown[i]!);
   });
 }
 
 /**
  * POST /v1/sanctions/{sanctionId}/lift: lifts an active (or scheduled) sanction with the caller's
- * key as who lifted it; a sanction already ended is answered as it is (lifted: false).
+ * key as who lifted it; a sanction already ended is answered as it is (lifted: false). A key lifts
+ * only the sanctions it created, unless it holds sanctions.lift_any (one system must not undo
+ * another's, nor a moderator's approval).
  */
 export async function liftTrustedSanction(deps: TrustedSanctionDeps, caller: ApiKeyRecord, sanctionId: string, reason: string): Promise<{ lifted: boolean; sanction: SanctionView }> {
   const s = await deps.store.getSanction(sanctionId);
   if (!s) throw new AppError('NOT_FOUND', `Sanction ${sanctionId} not found`);
+  const own = s.caseId === null && s.moderatorId === caller.key;
+  if (!own && !keyHasPermission(caller, 'sanctions.lift_any')) {
+    throw new AppError('FORBIDDEN', `Sanction ${sanctionId} was not created by this API key: lifting it needs the sanctions.lift_any permission`);
+  }
   let lifted: SanctionRecord | null = null;
   if (s.state === 'active' || s.state === 'scheduled') {
     const sourceId = sanctionEndSource('sanction.lifted', sanctionId);

@@ -240,8 +240,8 @@ export interface MigrationDoc {
  * Documents of earlier versions lack the enforcement fields: they are login-blocking bans from their
  * case. `idempotencyKey` is absent (not null) when there is none, for the unique index.
  */
-export type SanctionDoc = Omit<SanctionRecord, 'id' | 'blocksLogin' | 'category' | 'source' | 'idempotencyKey' | 'effectiveAt' | 'ladder' | 'evidence' | 'caseId' | 'statement'> &
-  Partial<Pick<SanctionRecord, 'blocksLogin' | 'category' | 'source' | 'effectiveAt' | 'ladder' | 'evidence' | 'statement'>> & {
+export type SanctionDoc = Omit<SanctionRecord, 'id' | 'blocksLogin' | 'category' | 'source' | 'idempotencyKey' | 'effectiveAt' | 'ladder' | 'evidence' | 'caseId' | 'statement' | 'boundModeratorId'> &
+  Partial<Pick<SanctionRecord, 'blocksLogin' | 'category' | 'source' | 'effectiveAt' | 'ladder' | 'evidence' | 'statement' | 'boundModeratorId'>> & {
     _id: string;
     caseId?: string | null;
     idempotencyKey?: string;

@@ -51,8 +51,10 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { expiresAt: 1 }, name: 'sanctions_due', partialFilterExpression: { state: 'active' } },
     // The banned players a page at a time, by id (bannedUserIds), and isBanned.
     { key: { userId: 1 }, name: 'sanctions_active_by_user', partialFilterExpression: { state: 'active' } },
-    // A trusted system's key names one sanction (present only on theirs).
-    { key: { idempotencyKey: 1 }, name: 'sanctions_by_idempotency_key', unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } },
+    // A trusted system's key names one sanction of that system (its API key, moderatorId); present
+    // only on theirs. The first version, unique across systems, is replaced below. A query must
+    // repeat the partial filter to use it (idempotencyKeyFilter).
+    { key: { moderatorId: 1, idempotencyKey: 1 }, name: 'sanctions_by_idempotency_key_v2', unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } },
     { key: { effectiveAt: 1 }, name: 'sanctions_scheduled', partialFilterExpression: { state: 'scheduled' } },
     // Transparency: sanctions by creation and by a wave's start (the figures), statements by
     // their restriction's start (the export's pages).
@@ -60,9 +62,11 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { effectiveAt: 1 }, name: 'sanctions_by_effective', partialFilterExpression: { effectiveAt: { $type: 'number' } } },
     { key: { 'statement.restriction.from': 1, _id: 1 }, name: 'sanctions_by_start', partialFilterExpression: { statement: { $type: 'object' } } },
   ]);
-  await c.sanctions.dropIndex('sanctions_active_by_case').catch((err: unknown) => {
-    if (!isIndexNotFound(err)) throw err;
-  });
+  for (const replaced of ['sanctions_active_by_case', 'sanctions_by_idempotency_key']) {
+    await c.sanctions.dropIndex(replaced).catch((err: unknown) => {
+      if (!isIndexNotFound(err)) throw err;
+    });
+  }
   await c.sanctionEvents.createIndexes([{ key: { sanctionId: 1, _id: 1 }, name: 'sanction_events_by_sanction' }]);
   await c.effects.createIndexes([
     { key: { doneAt: 1, createdAt: 1, _id: 1 }, name: 'effects_pending' },

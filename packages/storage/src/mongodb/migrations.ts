@@ -162,3 +162,19 @@ async function backfillOutcomesIn(c: Collections, session: ClientSession): Promi
   }
   await appendOutcomes(c, session, batch);
 }
+
+/**
+ * The bound moderator of trusted systems' sanctions stored before it was recorded (the SQLite
+ * store's migration 15 does the same), from the key that created each: a key's binding never
+ * changes. Runs at every start, idempotent: one update per bound key, finding only its sanctions
+ * still without the field (sanctions_by_idempotency_key_v2, its partial filter repeated), so a
+ * sanction stored by an earlier version during a rolling upgrade is covered at the next start.
+ */
+export async function backfillBoundModerators(c: Collections): Promise<void> {
+  for (const key of await c.apiKeys.find({ moderatorId: { $type: 'string' } }, { projection: { _id: 1, moderatorId: 1 } }).toArray()) {
+    await c.sanctions.updateMany(withoutBoundModerator(key._id), { $set: { boundModeratorId: key.moderatorId! } });
+  }
+}
+
+/** A key's sanctions stored before their bound moderator was recorded. */
+export const withoutBoundModerator = (keyId: string) => ({ moderatorId: keyId, idempotencyKey: { $type: 'string' as const }, boundModeratorId: { $exists: false } });

@@ -5,8 +5,9 @@ import type { CaseRecord, CaseState, Transition } from '../records.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
 import { connectMongo } from './connect.js';
-import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL } from './migrations.js';
-import { OLD_BANS_CHECK_MS } from './sanctions.js';
+import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL, withoutBoundModerator } from './migrations.js';
+import { idempotencyKeyFilter, OLD_BANS_CHECK_MS } from './sanctions.js';
+import { statementFixture } from '../statements.contract.js';
 import { startBareContainer, type TestServer } from './test-server.js';
 
 /**
@@ -163,6 +164,37 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
     });
   });
 
+  describe("MongoDB store: trusted systems' sanctions of earlier versions", () => {
+    it("keep their key, now their creator's own (the index unique across systems is replaced), and get their key's bound moderator at start", async () => {
+      const a = await ctx.freshStore();
+      try {
+        await a.createApiKey({ key: 'key-bound', name: 'vac', secretHash: 'h', permissions: ['sanctions.write'], elevated: false, admin: false, rateLimit: null, createdAt: 1, revokedAt: null, moderatorId: 'mod-1' });
+      } finally {
+        await a.close();
+      }
+      // As an earlier version left them: keys unique across systems, no bound moderator recorded.
+      const sanctions = db().collection(COLLECTION_NAMES.sanctions);
+      await sanctions.dropIndex('sanctions_by_idempotency_key_v2');
+      await sanctions.createIndex({ idempotencyKey: 1 }, { name: 'sanctions_by_idempotency_key', unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });
+      const old = { userId: 'u1', caseId: null, kind: 'ban', blocksLogin: true, category: 'cheating', source: { type: 'anticheat', id: 'd' }, effectiveAt: null, ladder: null, evidence: [], statement: null, reason: 'cheat', createdAt: 1_000, expiresAt: null, state: 'active', liftedAt: null, liftedBy: null, liftReason: null };
+      await sanctions.insertMany([
+        { ...old, _id: 'old-bound' as never, idempotencyKey: 'det-1', moderatorId: 'key-bound' },
+        { ...old, _id: 'old-unbound' as never, idempotencyKey: 'det-2', moderatorId: 'key-unbound' },
+      ]);
+      const s = await ctx.sameDatabase();
+      try {
+        expect(await s.getSanction('old-bound')).toMatchObject({ moderatorId: 'key-bound', boundModeratorId: 'mod-1', idempotencyKey: 'det-1' });
+        expect(await s.getSanction('old-unbound')).toMatchObject({ moderatorId: 'key-unbound', boundModeratorId: null });
+        expect((await sanctions.indexes()).map((i) => i.name)).not.toContain('sanctions_by_idempotency_key');
+        const item = (id: string, moderatorId: string) => ({ id, userId: 'u2', kind: 'ban', blocksLogin: true, category: 'cheating', source: { type: 'anticheat', id: 'd' }, idempotencyKey: 'det-1', evidence: [], reason: 'cheat', moderatorId, expiresAt: null, statement: statementFixture({ from: 2_000 }), effects: [] });
+        const [other, same] = await s.createSanctions({ items: [item('new-other', 'key-unbound'), item('new-same', 'key-bound')], at: 2_000, effectiveAt: null, sourceId: 'x' });
+        expect([other!.sanction.id, other!.created, same!.sanction.id, same!.created]).toEqual(['new-other', true, 'old-bound', false]);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
   describe('MongoDB store: injected failures (failCommand)', () => {
     /** Sets a fail point; false when the server does not run test commands. */
     const failPoint = async (data: Document, times = 1): Promise<boolean> => {
@@ -237,6 +269,9 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
           ['sanctionTallyOfUser', await d.collection(COLLECTION_NAMES.sanctions).aggregate([{ $match: { userId: 'u1' } }, { $group: { _id: null, n: { $sum: 1 } } }]).explain('queryPlanner')],
           ['ladder offences', await d.collection(COLLECTION_NAMES.sanctions).find({ userId: 'u1', state: { $in: ['active', 'expired'] }, category: 'cheating' }).sort({ createdAt: -1, _id: -1 }).explain('queryPlanner')],
           ['slaBreachesSince', await d.collection(COLLECTION_NAMES.slaBreaches).find({ at: { $gte: 0 } }).sort({ at: 1 }).explain('queryPlanner')],
+          // A partial index is used only when the query repeats its filter (idempotencyKeyFilter does).
+          ['createSanctions keys', await d.collection(COLLECTION_NAMES.sanctions).find(idempotencyKeyFilter(['key-a'], ['k1', 'k2']) as Document).explain('queryPlanner')],
+          ['backfillBoundModerators', await d.collection(COLLECTION_NAMES.sanctions).find(withoutBoundModerator('key-a')).explain('queryPlanner')],
         ];
         for (const [name, plan] of plans) expect(stages(plan), name).not.toContain('COLLSCAN');
       } finally {

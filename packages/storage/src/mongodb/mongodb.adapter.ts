@@ -10,7 +10,7 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
-import { backfillReportOutcomes, backfillReporterStats } from './migrations.js';
+import { backfillBoundModerators, backfillReportOutcomes, backfillReporterStats } from './migrations.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { triageMethods } from './triage.js';
@@ -33,6 +33,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Store
     await migrateBans(client, c);
     await backfillReporterStats(client, c);
     await backfillReportOutcomes(client, c);
+    await backfillBoundModerators(c);
     return refuseUndefinedKeys(mongoStore(client, c));
   } catch (err) {
     await client.close();

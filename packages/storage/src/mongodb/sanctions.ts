@@ -33,6 +33,7 @@ export const toSanction = (d: SanctionDoc): SanctionRecord => ({
   evidence: d.evidence ?? [],
   reason: d.reason ?? null,
   moderatorId: d.moderatorId,
+  boundModeratorId: d.boundModeratorId ?? null,
   liftedAt: d.liftedAt ?? null,
   liftedBy: d.liftedBy ?? null,
   liftReason: d.liftReason ?? null,
@@ -405,16 +406,32 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
   };
 }
 
+/**
+ * The sanctions of these creators with these idempotency keys, through sanctions_by_idempotency_key_v2.
+ * Its partial filter (`$type: 'string'`) is repeated here: the planner picks a partial index only
+ * for a query that implies its filter, and an equality or `$in` does not imply a `$type`.
+ */
+export const idempotencyKeyFilter = (creators: string[], keys: string[]): Filter<SanctionDoc> => ({
+  moderatorId: { $in: creators },
+  idempotencyKey: { $in: keys, $type: 'string' },
+});
+
+/** A key is its creator's own: the same key of two creators is two sanctions. */
+const scoped = (creator: string, key: string) => JSON.stringify([creator, key]);
+
 /** In a transaction: a trusted system's batch (see Store.createSanctions). */
 async function createBatch(c: Collections, session: ClientSession, batch: Parameters<Store['createSanctions']>[0]): Promise<StoredSanction[]> {
+  const creators = [...new Set(batch.items.map((i) => i.moderatorId))];
   const keys = batch.items.map((i) => i.idempotencyKey);
   const existing = new Map<string, SanctionDoc>();
-  for (const d of await c.sanctions.find({ idempotencyKey: { $in: keys } }, { session }).toArray()) existing.set(d.idempotencyKey!, d);
+  // `$in` on both fields also finds one creator's key asked by another: the map keeps the pairs apart.
+  for (const d of await c.sanctions.find(idempotencyKeyFilter(creators, keys), { session }).toArray()) existing.set(scoped(d.moderatorId, d.idempotencyKey!), d);
   const results: { doc: SanctionDoc; created: boolean }[] = [];
   const fresh: SanctionDoc[] = [];
   const effects: NewEffect[] = [];
   for (const item of batch.items) {
-    const found = existing.get(item.idempotencyKey);
+    const key = scoped(item.moderatorId, item.idempotencyKey);
+    const found = existing.get(key);
     if (found) {
       results.push({ doc: found, created: false });
       continue;
@@ -434,6 +451,7 @@ async function createBatch(c: Collections, session: ClientSession, batch: Parame
       statement: item.statement,
       reason: item.reason,
       moderatorId: item.moderatorId,
+      boundModeratorId: item.boundModeratorId ?? null,
       createdAt: batch.at,
       expiresAt: item.expiresAt,
       state: batch.effectiveAt === null ? 'active' : 'scheduled',
@@ -442,7 +460,7 @@ async function createBatch(c: Collections, session: ClientSession, batch: Parame
       liftReason: null,
     };
     // The same key twice in one batch: the first item creates it, the second finds it.
-    existing.set(item.idempotencyKey, doc);
+    existing.set(key, doc);
     fresh.push(doc);
     if (batch.effectiveAt === null) effects.push(...item.effects);
     results.push({ doc, created: true });

@@ -37,6 +37,8 @@ export interface SanctionRow {
   evidence: string;
   reason: string | null;
   moderator_id: string;
+  /** Migration 15: a trusted system's key's bound moderator. */
+  bound_moderator_id: string | null;
   created_at: number;
   expires_at: number | null;
   state: SanctionState;
@@ -68,6 +70,7 @@ export const toSanction = (r: SanctionRow): SanctionRecord => ({
   evidence: JSON.parse(r.evidence) as SanctionEvidence[],
   reason: r.reason,
   moderatorId: r.moderator_id,
+  boundModeratorId: r.bound_moderator_id,
   liftedAt: r.lifted_at,
   liftedBy: r.lifted_by,
   liftReason: r.lift_reason,
@@ -134,6 +137,7 @@ interface InsertRow {
   evidence: string;
   reason: string | null;
   moderatorId: string;
+  boundModeratorId: string | null;
   at: number;
   expiresAt: number | null;
   state: SanctionState;
@@ -172,11 +176,12 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
   const q = {
     insert: db.prepare<[InsertRow]>(
       `INSERT INTO sanctions (id, user_id, case_id, kind, blocks_login, category, source_type, source_id, idempotency_key, effective_at, ladder,
-         evidence, reason, moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason, statement)
+         evidence, reason, moderator_id, bound_moderator_id, created_at, expires_at, state, lifted_at, lifted_by, lift_reason, statement)
        VALUES (@id, @userId, @caseId, @kind, @blocksLogin, @category, @sourceType, @sourceId, @idempotencyKey, @effectiveAt, @ladder,
-         @evidence, @reason, @moderatorId, @at, @expiresAt, @state, NULL, NULL, NULL, @statement)`,
+         @evidence, @reason, @moderatorId, @boundModeratorId, @at, @expiresAt, @state, NULL, NULL, NULL, @statement)`,
     ),
-    byKey: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE idempotency_key = ?`),
+    // A key is its creator's own: through sanctions_by_idempotency_key (moderator_id, idempotency_key).
+    byKey: db.prepare<[string, string], SanctionRow>(`SELECT * FROM sanctions WHERE moderator_id = ? AND idempotency_key = ?`),
     scheduled: db.prepare<[number, number], SanctionRow>(`SELECT * FROM sanctions WHERE state = 'scheduled' AND effective_at <= ? ORDER BY effective_at, id LIMIT ?`),
     activate: db.prepare(`UPDATE sanctions SET state = 'active' WHERE id = ? AND state = 'scheduled'`),
     get: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE id = ?`),
@@ -263,11 +268,11 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
     if (row.state === 'active') event('sanction.created', row, row.at);
   };
   // Checked inside the write transaction (BEGIN IMMEDIATE: one writer at a time), so two requests
-  // racing with the same key find the first one's sanction: never a second. The unique index
-  // stands behind it.
+  // racing with the same key find the first one's sanction: never a second. The unique index on
+  // (creator, key) stands behind it.
   const createBatch = db.transaction((b: SanctionBatch): StoredSanction[] => {
     return b.items.map((item) => {
-      const existing = q.byKey.get(item.idempotencyKey);
+      const existing = q.byKey.get(item.moderatorId, item.idempotencyKey);
       if (existing) return { sanction: toSanction(existing), created: false };
       insert({
         id: item.id,
@@ -284,6 +289,7 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
         evidence: JSON.stringify(item.evidence),
         reason: item.reason,
         moderatorId: item.moderatorId,
+        boundModeratorId: item.boundModeratorId ?? null,
         at: b.at,
         expiresAt: item.expiresAt,
         state: b.effectiveAt === null ? 'active' : 'scheduled',
@@ -337,6 +343,7 @@ export function sqliteSanctions(db: Database.Database, later: <T>(work: () => T)
         evidence: '[]',
         reason: s.reason,
         moderatorId: s.moderatorId,
+        boundModeratorId: null,
         at: s.at,
         expiresAt: s.expiresAt,
         state: 'active',

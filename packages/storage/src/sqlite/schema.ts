@@ -380,4 +380,14 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX sanctions_by_user_state ON sanctions(user_id, state, category, blocks_login);
   CREATE INDEX effects_done ON effects(done_at) WHERE done_at IS NOT NULL;
   `,
+  // 15 (trusted systems apart): an idempotency key belongs to the key that created its sanction
+  // (moderator_id, the caller's API key), so one system's key never answers another's sanction;
+  // the key's bound moderator is kept on the sanction (never the appeal's decider), taken for
+  // earlier sanctions from their key (a key's binding never changes).
+  `
+  DROP INDEX sanctions_by_idempotency_key;
+  CREATE UNIQUE INDEX sanctions_by_idempotency_key ON sanctions(moderator_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  ALTER TABLE sanctions ADD COLUMN bound_moderator_id TEXT;
+  UPDATE sanctions SET bound_moderator_id = (SELECT k.moderator_id FROM api_keys k WHERE k.key = sanctions.moderator_id) WHERE idempotency_key IS NOT NULL;
+  `,
 ];

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { z } from 'zod';
-import { evidenceConfigShape, openBlobStore, sweepEvidence } from '@rm/evidence';
+import { evidenceConfigShape, noHashLock, openBlobStore, redisHashLock, sweepEvidence } from '@rm/evidence';
 import { commonConfig, loadConfig } from '@rm/runtime';
 import { evidenceRetentionMs, policyFromEnv } from '@rm/triage';
 import { print, table, type CliContext } from '../context.js';
@@ -21,7 +21,9 @@ export function evidenceCommand(ctx: () => CliContext): Command {
       const store = await ctx().getStore();
       const blobs = await openBlobStore(config);
       try {
-        const result = await sweepEvidence({ store, blobs }, { retentionMs, batchSize: 500, dryRun: options.dryRun === true });
+        // The evidence workers' per-hash locks (in Redis), so a capture of the same bytes meanwhile keeps them; a dry run deletes nothing.
+        const lock = options.dryRun ? noHashLock : redisHashLock(await ctx().redis(), config.KEY_PREFIX);
+        const result = await sweepEvidence({ store, blobs, lock }, { retentionMs, batchSize: 500, dryRun: options.dryRun === true });
         if (options.json) {
           print(JSON.stringify({ dryRun: options.dryRun === true, items: result.items, blobsDeleted: result.blobsDeleted, uncitedUploads: result.uncitedUploads }));
           return;
