@@ -33,12 +33,27 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     input[key] = value === '' ? undefined : value;
   }
   const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const missing = sharedStorageMissing(configVariables(schema), parsed.data as Record<string, unknown>);
+    if (missing.length > 0) throw new ConfigError(missing);
+    return parsed.data;
+  }
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     return `${name}: ${issue.message} (got ${JSON.stringify(withoutPassword(input[String(issue.path[0])]) ?? null)})`;
   });
   throw new ConfigError(lines);
+}
+
+/**
+ * With REQUIRE_SHARED_STORAGE (processes on several hosts: Kubernetes), the stores every process
+ * must share are required instead of falling back to files of this host: MongoDB, and the S3
+ * bucket in processes that keep evidence (those that declare EVIDENCE_S3_BUCKET).
+ */
+function sharedStorageMissing(variables: string[], config: Record<string, unknown>): string[] {
+  if (config['REQUIRE_SHARED_STORAGE'] !== true) return [];
+  const required = ['MONGODB_URL', 'EVIDENCE_S3_BUCKET'].filter((v) => variables.includes(v) && config[v] === undefined);
+  return required.map((v) => `${v}: is required when REQUIRE_SHARED_STORAGE is true (a file of this host is no store for several) (got null)`);
 }
 
 /** Helpers for declaring environment variables with defaults and clear messages. */
@@ -93,5 +108,7 @@ export const commonConfig = z.object({
   MONGODB_DB: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be 1 to 63 characters without / \\ . space " $ * < > : | ?').optional(),
   /** How long a SQLite write waits for another process's lock before failing (and being retried). */
   SQLITE_BUSY_TIMEOUT_MS: env.positiveInt(5_000),
+  /** Processes run on several hosts: MongoDB (and, where evidence is kept, an S3 bucket) are required. */
+  REQUIRE_SHARED_STORAGE: env.bool(false),
 });
 export type CommonConfig = z.infer<typeof commonConfig>;

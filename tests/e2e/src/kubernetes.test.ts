@@ -1,4 +1,4 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { QUEUES, type QueueKey } from '@rm/contracts';
+import { QUEUES, SANCTIONS_API_LIMITS, type QueueKey } from '@rm/contracts';
 import { commonConfig, configVariables, createRedis, loadConfig, openQueue, SHUTDOWN_GRACE_MS, type Redis } from '@rm/runtime';
 import { freePort, killOnExit, redisUrl, ROOT } from './harness.js';
 
@@ -14,7 +14,7 @@ import { freePort, killOnExit, redisUrl, ROOT } from './harness.js';
 // every object validated against its schema, and the Deployments held against the processes they
 // run (their variables, ports, probe paths, queues), started here for real.
 
-type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [k: string]: any };
+type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [k: string]: any };
 
 function findKubectl(): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
@@ -406,10 +406,90 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
     expect(auth['spec'].secretTargetRef.map((r: any) => r.parameter).sort()).toEqual(['addresses', 'password']);
   });
 
-  it('dev runs Redis with AOF and noeviction', () => {
+  it('dev runs Redis with AOF and noeviction, under a maxmemory below its limit', () => {
     const args = podSpecOf(named(dev, 'StatefulSet', 'redis')!).containers[0].args.join(' ');
     expect(args).toContain('--appendonly yes');
     expect(args).toContain('--maxmemory-policy noeviction');
+    expect(args).toMatch(/--maxmemory \d+mb/);
+  });
+
+  it("prod's documented `kubectl create secret` sets exactly the keys prod requires", async () => {
+    const { readFileSync } = await import('node:fs');
+    const docs = readFileSync(join(ROOT, 'docs/kubernetes.md'), 'utf8');
+    const command = /create secret generic report-moderation-connections((?:[^\n]*\\\n)*[^\n]*)/.exec(docs)![1]!;
+    const documented = new Set([...command.matchAll(/--from-literal=([a-z0-9-]+)=/g)].map((m) => m[1]!));
+    const required = new Set<string>();
+    // REQUIRE_SHARED_STORAGE makes these variables required where the process declares them.
+    const sharedStorage = ['MONGODB_URL', 'EVIDENCE_S3_BUCKET'];
+    for (const c of workloads(prod).flatMap((w) => podSpecOf(w).containers)) {
+      const shared = (c.env ?? []).some((e: any) => e.name === 'REQUIRE_SHARED_STORAGE' && e.value === 'true');
+      for (const e of c.env ?? []) {
+        const ref = e.valueFrom?.secretKeyRef;
+        if (ref?.name === 'report-moderation-connections' && (!ref.optional || (shared && sharedStorage.includes(e.name)))) required.add(ref.key);
+      }
+    }
+    for (const o of prod.filter((x) => x.kind === 'TriggerAuthentication')) for (const ref of o['spec'].secretTargetRef) required.add(ref.key);
+    expect([...documented].sort()).toEqual([...required].sort());
+    expect(required).toContain('evidence-token-secret');
+    expect(required).toContain('evidence-s3-bucket');
+  });
+
+  it('KEDA reaches Redis: a fallback on every ScaledObject, TLS on every prod trigger, a full service name in dev', () => {
+    for (const objects of [dev, prod]) {
+      for (const o of objects.filter((x) => x.kind === 'ScaledObject')) {
+        expect(o['spec'].fallback?.failureThreshold, o.metadata.name).toBeGreaterThan(0);
+        expect(o['spec'].fallback?.replicas, o.metadata.name).toBeGreaterThanOrEqual(o['spec'].minReplicaCount);
+        expect(o['spec'].fallback?.replicas, o.metadata.name).toBeLessThanOrEqual(o['spec'].maxReplicaCount);
+      }
+    }
+    for (const t of prod.filter((o) => o.kind === 'ScaledObject').flatMap((o) => o['spec'].triggers)) expect(t.metadata.enableTLS, t.metadata.listName).toBe('true');
+    const secret = named(dev, 'Secret', 'report-moderation-connections')!;
+    const address = Buffer.from(secret['data']['redis-address'], 'base64').toString();
+    const redisService = named(dev, 'Service', 'redis')!;
+    expect(address).toBe(`${redisService.metadata.name}.${redisService.metadata.namespace}.svc.cluster.local:${redisService['spec'].ports[0].port}`);
+  });
+
+  it('prod requires shared storage on every Deployment, and a process started so without it stops naming the setting', async () => {
+    for (const d of prod.filter((o) => o.kind === 'Deployment')) {
+      expect(podSpecOf(d).containers[0].env, d.metadata.name).toContainEqual({ name: 'REQUIRE_SHARED_STORAGE', value: 'true' });
+    }
+    // Started as dev runs them, less what REQUIRE_SHARED_STORAGE requires: one line each, naming it.
+    const startWithout = (name: string, missing: string, extra: Record<string, string>) => {
+      const app = devApps.find((a) => a.name === name)!;
+      const env: Record<string, string | undefined> = { PATH: process.env['PATH'], ...withMountedFiles(dev, app, policyDir), REDIS_URL: redisUrl(), DATA_DIR: dataDir, REQUIRE_SHARED_STORAGE: 'true', ...extra };
+      delete env[missing];
+      const run = spawnSync(process.execPath, [join(ROOT, app.entry)], { env, encoding: 'utf8', timeout: 20_000 });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${name}: invalid configuration: ${missing}: is required when REQUIRE_SHARED_STORAGE is true`))]);
+    };
+    startWithout('intake-worker', 'MONGODB_URL', {});
+    startWithout('gateway', 'EVIDENCE_S3_BUCKET', { MONGODB_URL: 'mongodb://127.0.0.1:1/never?replicaSet=rs0' });
+  }, 30_000);
+
+  it('admits connections only where they belong, spreads every Deployment, and lets the largest request through the Ingress', () => {
+    for (const objects of [dev, prod]) {
+      const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+      const selects = (p: K8sObject, labels: Record<string, string>) => {
+        const sel = p['spec'].podSelector;
+        return Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v) && (sel.matchExpressions ?? []).every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
+      };
+      for (const w of workloads(objects)) {
+        const labels = w['spec'].template.metadata.labels;
+        const mine = policies.filter((p) => selects(p, labels));
+        expect(mine, `a NetworkPolicy for ${w.metadata.name}`).toHaveLength(1);
+        const from = mine[0]!['spec'].ingress.flatMap((r: any) => r.from);
+        // Every source is a named namespace or this service's pods: none open to the whole cluster.
+        for (const f of from) expect(f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] ?? f.podSelector?.matchLabels?.['app.kubernetes.io/part-of'], w.metadata.name).toBeTruthy();
+        if (w.metadata.name === 'gateway') expect(from.map((f: any) => f.namespaceSelector.matchLabels['kubernetes.io/metadata.name']).sort()).toEqual(['ingress-nginx', 'monitoring']);
+        else if (w.kind === 'Deployment') expect(from.map((f: any) => f.namespaceSelector.matchLabels['kubernetes.io/metadata.name'])).toEqual(['monitoring']);
+        if (w.kind !== 'Deployment') continue;
+        const keys = podSpecOf(w).topologySpreadConstraints?.map((t: any) => t.topologyKey);
+        expect(keys, w.metadata.name).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+      }
+      const ingress = objects.find((o) => o.kind === 'Ingress')!;
+      const size = /^(\d+)m$/.exec(ingress.metadata.annotations!['nginx.ingress.kubernetes.io/proxy-body-size']!)!;
+      expect(Number(size[1]) * 1024 * 1024).toBeGreaterThanOrEqual(SANCTIONS_API_LIMITS.batchBodyBytes);
+    }
   });
 
   it('each worker has a ScaledObject watching the wait lists of exactly the queues it consumes: the keys that fill when jobs wait', async () => {
