@@ -8,7 +8,7 @@ import { connectMongo } from './connect.js';
 import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL, withoutBoundModerator } from './migrations.js';
 import { idempotencyKeyFilter, OLD_BANS_CHECK_MS } from './sanctions.js';
 import { statementFixture } from '../statements.contract.js';
-import { startBareContainer, type TestServer } from './test-server.js';
+import { skipUnlessRequired, startBareContainer, type TestServer } from './test-server.js';
 
 /**
  * What only MongoDB can show (run from mongodb.test.ts when a server is reachable; named .contract.ts as the shared suites are: test code that is not a test file): the reporter
@@ -210,7 +210,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
     it('a transient error inside the intake transaction is retried: the batch is stored once', async ({ skip }) => {
       const s = await ctx.freshStore();
       try {
-        if (!(await failPoint({ failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] }))) skip('the server does not run test commands');
+        if (!(await failPoint({ failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] }))) skipUnlessRequired(skip, 'the server does not run test commands');
         const saved = await s.saveReports([report('t1', 'u1', 1_000), report('t2', 'u1', 1_100)]);
         expect(saved.map((r) => r.created)).toEqual([true, true]);
         expect(await s.caseReportIds(saved[0]!.caseId)).toEqual(['t1', 't2']);
@@ -229,7 +229,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
         // The commit applies, then its answer is lost (a write-concern timeout): the result is unknown
         // to the driver, which commits again; the second commit finds it done.
         const lost = { failCommands: ['commitTransaction'], writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'injected', errInfo: { wtimeout: true } } };
-        if (!(await failPoint(lost))) skip('the server does not run test commands');
+        if (!(await failPoint(lost))) skipUnlessRequired(skip, 'the server does not run test commands');
         const approved = await s.transitionCase(move(c, 'approved', { ban: 'set' }));
         expect(approved).toMatchObject({ state: 'approved', version: 2 });
         expect(await s.caseHistory(c.id)).toHaveLength(1);
@@ -283,7 +283,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
   describe('MongoDB store: deployments it refuses at start', () => {
     it('a standalone server, and an uninitiated replica-set member, each with the message saying so', { timeout: 300_000 }, async ({ skip }) => {
       const standalone = await startBareContainer([]);
-      if (!standalone) return skip('needs a Docker engine to start a standalone and an uninitiated server');
+      if (!standalone) return skipUnlessRequired(skip, 'needs a Docker engine to start a standalone and an uninitiated server');
       try {
         await expect(connectMongo(standalone.url)).rejects.toThrow(/standalone mongod/);
       } finally {

@@ -10,7 +10,8 @@ import { MongoClient } from 'mongodb';
  * Finds a MongoDB server for the contract suite, in order: MONGODB_URL; a `mongo:7` container when
  * a Docker engine answers; mongodb-memory-server on a mongod binary already on this machine (it
  * never downloads one). Every server it starts is a one-member replica set, since the store needs
- * transactions. Never a fake: with none of these, the suite is skipped and says why.
+ * transactions. Never a fake: with none of these, the suite is skipped and says why, unless
+ * REQUIRE_MONGODB is set (CI on a runner with Docker): then finding none is a failure.
  */
 
 export interface TestServer {
@@ -25,13 +26,40 @@ const DOCKER_PING_TIMEOUT_MS = 1_000;
 const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 const REPLICA_SET = 'rs0';
 
-export async function findTestServer(env: NodeJS.ProcessEnv = process.env): Promise<Discovery> {
+/** Where a server can come from; findTestServer's second argument, so its order can be tested. */
+export interface ServerSources {
+  dockerAnswers(env: NodeJS.ProcessEnv): Promise<boolean>;
+  startContainer(): Promise<TestServer>;
+  localMongod(env: NodeJS.ProcessEnv): LocalMongod | null;
+  startMemoryReplicaSet(mongod: LocalMongod): Promise<TestServer>;
+}
+
+const SOURCES: ServerSources = { dockerAnswers, startContainer, localMongod, startMemoryReplicaSet };
+const NONE_FOUND = 'no MONGODB_URL, no Docker engine, no cached mongod binary';
+
+/**
+ * True when REQUIRE_MONGODB is set to anything but empty, `0` or `false`: the MongoDB suite must
+ * run whole, so what would skip it (or one of its tests) fails instead.
+ */
+export function mongoRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env['REQUIRE_MONGODB']?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+/** A test's skip(reason), except under REQUIRE_MONGODB, where the reason is the test's failure. */
+export function skipUnlessRequired(skip: (note: string) => never, reason: string, env: NodeJS.ProcessEnv = process.env): never {
+  if (mongoRequired(env)) throw new Error(`REQUIRE_MONGODB is set, so this test may not be skipped: ${reason}`);
+  return skip(reason);
+}
+
+export async function findTestServer(env: NodeJS.ProcessEnv = process.env, sources: ServerSources = SOURCES): Promise<Discovery> {
   // Someone else's server: nothing to stop.
   if (env['MONGODB_URL']) return { server: { url: env['MONGODB_URL'], stop: () => Promise.resolve() } };
-  if (await dockerAnswers(env)) return { server: await startContainer() };
-  const mongod = localMongod(env);
-  if (mongod) return { server: await startMemoryReplicaSet(mongod) };
-  return { skipped: 'mongodb contract suite skipped: no MONGODB_URL, no Docker engine, no cached mongod binary' };
+  if (await sources.dockerAnswers(env)) return { server: await sources.startContainer() };
+  const mongod = sources.localMongod(env);
+  if (mongod) return { server: await sources.startMemoryReplicaSet(mongod) };
+  if (mongoRequired(env)) throw new Error(`REQUIRE_MONGODB is set but no MongoDB server was found: ${NONE_FOUND}`);
+  return { skipped: `mongodb contract suite skipped: ${NONE_FOUND}` };
 }
 
 /** True when something answers on DOCKER_HOST (unix or tcp) or the default socket, within a second. */
@@ -121,7 +149,7 @@ async function initiateReplicaSet(url: string): Promise<void> {
   }
 }
 
-interface LocalMongod {
+export interface LocalMongod {
   path: string;
   version: string;
 }
