@@ -85,6 +85,8 @@ export const SanctionView = z.strictObject({
   state: z.enum(SANCTION_STATES),
   liftedAt: z.number().int().optional(),
   liftedBy: z.string().optional(),
+  /** Why it was lifted (the lift's or the overturned appeal's reason), when it was. */
+  liftReason: z.string().optional(),
   /** The statement of reasons, as assembled when the sanction was created; null on sanctions of earlier versions. */
   statement: StatementOfReasons.nullable(),
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -132,3 +132,21 @@ describe('queue settings from the policy', () => {
     expect(lookbackMs('P1Y')).toBe(365 * 86_400_000);
   });
 });
+
+describe('docs/triage.md', () => {
+  const doc = readFileSync(join(import.meta.dirname, '../../../docs/triage.md'), 'utf8');
+  const minimal = /The smallest valid file:\n\n```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
+
+  it('its smallest valid file loads, with the defaults of what it leaves out', () => {
+    const policy = loadPolicy(file('minimal.yaml', minimal));
+    expect(Object.keys(policy.categories)).toEqual(['other']);
+    expect(policy.rules).toEqual([]);
+    expect(policy.appeals).toEqual({ window: 'P180D', sla: 'P7D' });
+  });
+
+  it('leaving out a field without a default, or adding an unknown one, is refused with its name', () => {
+    expect(() => loadPolicy(file('no-claim-ttl.yaml', minimal.replace(/^claimTtl:.*$/m, '')))).toThrow(/claimTtl/);
+    expect(() => loadPolicy(file('typo.yaml', `${minimal}claimTTL: PT1H\n`))).toThrow(/claimTTL/);
+  });
+});
+

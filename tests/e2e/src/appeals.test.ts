@@ -243,7 +243,7 @@ describe('deciding appeals', () => {
 
     const res = await act(appeal.id, 'overturn', 'm2', { reason: 'The replay shows no aim assistance' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.appeal).toMatchObject({ state: 'overturned', reason: 'The replay shows no aim assistance', decidedBy: { id: 'm2' }, sanction: { id: s.sanctionId, state: 'lifted', liftedBy: 'm2' } });
+    expect(res.body.appeal).toMatchObject({ state: 'overturned', reason: 'The replay shows no aim assistance', decidedBy: { id: 'm2' }, sanction: { id: s.sanctionId, state: 'lifted', liftedBy: 'm2', liftReason: 'The replay shows no aim assistance' } });
     expect((await act(appeal.id, 'uphold', 'm3', { reason: 'late' })).status).toBe(400);
 
     const status = (await sys.get(`/v1/sanctions/${s.userId}`, game.auth)).body;

@@ -111,6 +111,21 @@ describe('the console in a real headless browser', () => {
   let bobPage: Page;
   let caseId: string;
 
+  it('loads without a failed request (its icon included)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const failed: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+    });
+    page.on('requestfailed', (req) => failed.push(`failed ${req.url()}`));
+    await page.goto(`${sys.baseUrl}/console/`, { waitUntil: 'networkidle' });
+    await page.getByLabel('API key').waitFor();
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/console/favicon.svg');
+    expect(failed).toEqual([]);
+    await context.close();
+  });
+
   it('refuses a wrong secret with the API\'s words and keeps nothing', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
@@ -316,7 +331,9 @@ describe('appeals in the console (issue 28)', () => {
     await page.goto(`${sys.baseUrl}/console/#/players/${APPELLANT}`);
     await page.getByRole('heading', { name: 'Appeals' }).waitFor();
     await page.getByRole('cell', { name: 'overturned', exact: true }).waitFor();
-    await page.getByRole('cell', { name: 'The clip shows no aim assistance' }).waitFor();
+    await page.getByRole('cell', { name: 'The clip shows no aim assistance', exact: true }).waitFor();
+    // The overturn lifted the sanction: the sanctions table says why.
+    await page.getByRole('cell', { name: 'lifted Lifted: The clip shows no aim assistance', exact: true }).waitFor();
 
     await page.getByRole('link', { name: 'Stats', exact: true }).click();
     await page.getByRole('img', { name: 'Appeals overturned per moderator (%)' }).waitFor();

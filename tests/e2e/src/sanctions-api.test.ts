@@ -313,8 +313,9 @@ describe('POST /v1/sanctions/{sanctionId}/lift', () => {
     const { sanction } = (await create(item(userId))).body;
     const first = await lift(sanction.id, { reason: 'false positive' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ success: true, lifted: true, sanction: { id: sanction.id, state: 'lifted', liftedBy: anticheat.key } });
+    expect(first.body).toMatchObject({ success: true, lifted: true, sanction: { id: sanction.id, state: 'lifted', liftedBy: anticheat.key, liftReason: 'false positive' } });
     expect(await status(userId)).toMatchObject({ banned: false, restrictions: [] });
+    expect((await status(userId)).sanctions).toMatchObject([{ id: sanction.id, state: 'lifted', liftReason: 'false positive' }]);
     const second = await lift(sanction.id, { reason: 'again' });
     expect(second.body).toMatchObject({ lifted: false, sanction: { state: 'lifted', liftedAt: first.body.sanction.liftedAt } });
     expect((await feedOf([userId])).map((e) => [e.type, e.kind])).toEqual([

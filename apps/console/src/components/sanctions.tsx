@@ -55,7 +55,10 @@ function SanctionList({ userId }: { userId: string }) {
               <tr key={s.id} className={`sanction-${s.state}`}>
                 <td>{s.kind}</td>
                 <td>{sourceOf(s)}</td>
-                <td>{s.state}</td>
+                <td>
+                  {s.state}
+                  {s.state === 'lifted' && 'liftReason' in s && s.liftReason ? <div className="lift-reason">Lifted: {s.liftReason}</div> : null}
+                </td>
                 <td>{time(s.createdAt)}</td>
                 <td>{s.expiresAt === null ? 'Permanent' : time(s.expiresAt)}</td>
                 <td>{s.moderator?.username ?? '-'}</td>

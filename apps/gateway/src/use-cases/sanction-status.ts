@@ -78,6 +78,7 @@ export function toView(s: SanctionRecord, moderatorName: string): SanctionView {
     state: s.state,
     ...(s.liftedAt !== null && { liftedAt: s.liftedAt }),
     ...(s.liftedBy !== null && { liftedBy: s.liftedBy }),
+    ...(s.liftReason !== null && { liftReason: s.liftReason }),
     statement: s.statement,
   };
 }
