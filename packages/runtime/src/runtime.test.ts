@@ -29,6 +29,7 @@ describe('loadConfig + commonConfig', () => {
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
+      REQUIRE_SHARED_STORAGE: false,
     });
   });
 
@@ -52,7 +53,24 @@ describe('loadConfig + commonConfig', () => {
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
+      REQUIRE_SHARED_STORAGE: false,
     });
+  });
+
+  it('with REQUIRE_SHARED_STORAGE, refuses a missing MONGODB_URL (and EVIDENCE_S3_BUCKET where declared), one line each', () => {
+    const lines = (schema: Parameters<typeof loadConfig>[0], env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(schema, env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).lines;
+      }
+    };
+    expect(lines(commonConfig, { REQUIRE_SHARED_STORAGE: 'true' })).toEqual([expect.stringMatching(/^MONGODB_URL: is required when REQUIRE_SHARED_STORAGE is true/)]);
+    expect(lines(commonConfig, { REQUIRE_SHARED_STORAGE: 'true', MONGODB_URL: 'mongodb://db/x' })).toEqual([]);
+    const keeper = commonConfig.extend({ EVIDENCE_S3_BUCKET: z.string().optional() });
+    expect(lines(keeper, { REQUIRE_SHARED_STORAGE: 'true', MONGODB_URL: 'mongodb://db/x' })).toEqual([expect.stringMatching(/^EVIDENCE_S3_BUCKET: is required/)]);
+    expect(lines(keeper, { MONGODB_URL: '' })).toEqual([]);
   });
 
   it('treats an empty string as unset: the default applies', () => {
