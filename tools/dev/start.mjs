@@ -17,7 +17,7 @@ try {
   const noBuild = args.includes('--no-build');
   const topology = parseTopology(args.filter((a) => a !== '--no-build'), process.env);
   const port = portSetting(process.env.PORT, 'PORT', 3000);
-  // METRICS_PORT is the base of the workers' metrics ports (scheme in lib/topology.mjs and the README).
+  // METRICS_PORT is the base of the workers' metrics ports (scheme in lib/topology.mjs and docs/operations.md).
   const metricsBase = portSetting(process.env.METRICS_PORT, 'METRICS_PORT', DEFAULT_METRICS_BASE);
   const processes = instances(topology, port, metricsBase);
   await checkPortsFree(listenPorts(processes), (p) => (p.setting === 'PORT' ? process.env.HOST : process.env.METRICS_HOST) || '0.0.0.0');

@@ -4,7 +4,7 @@ import { parsePrefixes } from './address-guard.js';
 
 /**
  * Settings of the evidence store and the guarded fetcher, shared by the gateway, the evidence
- * worker and the CLI (README's configuration table; docs/evidence.md).
+ * worker and the CLI (docs/configuration.md; docs/evidence.md).
  */
 export const evidenceConfigShape = {
   /** Set: kept copies and uploads live in this S3 bucket; unset: under DATA_DIR/evidence. */

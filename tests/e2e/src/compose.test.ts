@@ -6,9 +6,9 @@ import { LIMITS, SANCTIONS_API_LIMITS } from '@rm/contracts';
 import { ROOT } from './harness.js';
 
 // No Docker engine runs here, so the compose file is checked for structure and for staying in step
-// with the configuration the services declare and the README documents.
+// with the configuration the services declare and docs/configuration.md documents.
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, any> };
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const configuration = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
 const operations = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
 
 /** The `server { ... }` blocks of an nginx configuration, brace-matched. */
@@ -37,7 +37,7 @@ function routeOf(server: string, path: string): string {
   if (!match) return 'none';
   return match.body.match(/(return \d+|proxy_pass \S+?);/)?.[1] ?? 'none';
 }
-const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
+const documented = new Set([...configuration.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
 
 describe('docker-compose.yml', () => {
   it('runs Redis with AOF and noeviction', () => {
@@ -110,14 +110,14 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('sets only variables the README documents', () => {
+  it('sets only variables docs/configuration.md documents', () => {
     const used = new Set(Object.values(compose.services).flatMap((s) => Object.keys(s.environment ?? {})));
     expect(used.size).toBeGreaterThan(5);
     expect([...used].filter((v) => !documented.has(v))).toEqual([]);
   });
 });
 
-describe('the README configuration table', () => {
+describe('the configuration table (docs/configuration.md)', () => {
   it('documents only variables some process declares', async () => {
     const { readdirSync, statSync } = await import('node:fs');
     const sources: string[] = [];

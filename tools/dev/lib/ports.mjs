@@ -20,5 +20,5 @@ export async function checkPortsFree(ports, hostOf) {
   if (taken.length === 0) return;
   const list = taken.map((p) => `${p.port} (${p.name})`).join(', ');
   const settings = [...new Set(taken.map((p) => p.setting))].join(' and ');
-  throw new Error(`port ${list} already in use, by another system on this host perhaps: give this one another ${settings} (see "Two systems on one host" in the README)`);
+  throw new Error(`port ${list} already in use, by another system on this host perhaps: give this one another ${settings} (see "Two systems on one host" in docs/operations.md)`);
 }

@@ -200,7 +200,7 @@ export async function claimKeyPrefix(redisUrl, prefix, dataDir) {
   if (recorded === dataDir) return;
   if (recorded !== null && existsSync(recorded)) {
     throw new Error(
-      `the Redis at ${host}:${port} already serves the system with its data in ${recorded} under KEY_PREFIX ${prefix}: give this one its own KEY_PREFIX (or REDIS_URL), see "Two systems on one host" in the README; if that system is gone for good, delete the key ${key}`,
+      `the Redis at ${host}:${port} already serves the system with its data in ${recorded} under KEY_PREFIX ${prefix}: give this one its own KEY_PREFIX (or REDIS_URL), see "Two systems on one host" in docs/operations.md; if that system is gone for good, delete the key ${key}`,
     );
   }
   await redisCommand(host, port, ['SET', key, dataDir]);

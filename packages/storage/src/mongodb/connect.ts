@@ -2,7 +2,7 @@ import { MongoClient, MongoServerSelectionError, type MongoClientOptions, type W
 
 /**
  * Bounds on every operation, so a job fails (and is retried by its queue) instead of hanging when
- * the deployment cannot answer: a lost majority, a dead socket, no primary. Documented in README.
+ * the deployment cannot answer: a lost majority, a dead socket, no primary. Documented in docs/scaling.md (MongoDB, bounded operations).
  */
 export const MONGO_LIMITS = {
   /** How long an operation waits for a suitable server (a primary, during an election). */

@@ -118,7 +118,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   db.pragma('wal_autocheckpoint = 10000');
   // FULL: a commit is on disk before it returns, so an intake job is marked complete (and a
   // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
-  // lose the last commits; the cost is measured in docs/performance.md. Bookkeeping that is redone
+  // lose the last commits; the cost is measured in docs/performance-log.md ("Durable commits"). Bookkeeping that is redone
   // or recomputed after a loss commits without the wait (durability.ts); the group commit syncs
   // its WAL off the event loop before it answers (group-commit.ts).
   db.pragma(`synchronous = ${SYNCHRONOUS}`);
