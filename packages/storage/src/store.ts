@@ -181,6 +181,11 @@ export interface Store {
   /** Stats of the reporters asked for that have any; a reporter never decided on is left out. */
   reporterStats(reporters: ReporterRecord[]): Promise<ReporterStats[]>;
   getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
+  /**
+   * The triage of these cases in one read, in no particular order; a case without one (or unknown)
+   * is left out. For callers that read many cases' triage at once (triageOfCases pages them).
+   */
+  caseTriages(caseIds: string[]): Promise<CaseTriageRecord[]>;
   /** Inserts or replaces the case's triage. */
   setCaseTriage(triage: CaseTriageRecord): Promise<void>;
   /** Triaged cases matching the query, sorted and paged; `total` counts every match. */
