@@ -79,6 +79,8 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     // Is a kept copy still held by a captured item (deleteEvidence)?
     { key: { sha256: 1 }, name: 'evidence_captured_by_sha256', partialFilterExpression: { state: 'captured' } },
     { key: { caseId: 1 }, name: 'evidence_captured_by_case', partialFilterExpression: { state: 'captured' } },
+    // The retention sweep's pages: captured items by _id, from a cursor (expiredEvidence).
+    { key: { state: 1, _id: 1 }, name: 'evidence_captured_by_id', partialFilterExpression: { state: 'captured' } },
   ]);
   await c.evidenceAudit.createIndexes([{ key: { reportId: 1, at: 1, _id: 1 }, name: 'evidence_audit_by_report' }]);
   // A reporter's outcomes in seq order (reporterOutcomes); seq is unique store-wide, so per reporter too.
