@@ -1,7 +1,6 @@
 import { MongoClient, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { report } from '../fixtures.contract.js';
-import type { CaseRecord, CaseState, Transition } from '../records.js';
+import { caseMover, report } from '../fixtures.contract.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
 import { connectMongo } from './connect.js';
@@ -26,16 +25,7 @@ export interface MongoSuiteContext {
   lastDatabase(): string;
 }
 
-let seq = 0;
-const ACTION: Record<CaseState, Transition['event']['action']> = { claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' };
-const move = (from: CaseRecord, state: CaseState, extra: Partial<Transition> = {}): Transition => ({
-  caseId: from.id,
-  expectedVersion: from.version,
-  expectedState: from.state,
-  next: { state, claimedBy: state === 'claimed' ? 'mod-1' : null },
-  event: { decisionId: `mongo-only-${++seq}`, action: ACTION[state], moderatorId: 'mod-1', at: 5_000, result: null },
-  ...extra,
-});
+const move = caseMover('mongo-only');
 
 export function describeMongoProduction(ctx: MongoSuiteContext): void {
   const db = () => ctx.admin.db(ctx.lastDatabase());

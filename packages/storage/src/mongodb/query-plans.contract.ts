@@ -1,8 +1,8 @@
 import type { Document, MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import type { AppealRecord, AppealState } from '../appeal-records.js';
-import { allExpiredEvidence, report } from '../fixtures.contract.js';
-import { SLA_BREACHED_FLAG, type CaseRecord, type CaseSort, type CaseState, type NewSanction, type SanctionFilter, type Transition } from '../records.js';
+import { allExpiredEvidence, caseMover, report } from '../fixtures.contract.js';
+import { SLA_BREACHED_FLAG, type CaseSort, type NewSanction, type SanctionFilter } from '../records.js';
 import { statementFixture } from '../statements.contract.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
@@ -178,16 +178,7 @@ interface Entry {
 }
 
 const USERS = Array.from({ length: 12 }, (_, i) => `qp-u${i}`);
-let decisionSeq = 0;
-const ACTION: Record<CaseState, Transition['event']['action']> = { claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' };
-const move = (from: CaseRecord, state: CaseState, extra: Partial<Transition> = {}): Transition => ({
-  caseId: from.id,
-  expectedVersion: from.version,
-  expectedState: from.state,
-  next: { state, claimedBy: state === 'claimed' ? 'mod-1' : null },
-  event: { decisionId: `qp-${++decisionSeq}`, action: ACTION[state], moderatorId: 'mod-1', at: 5_000 + decisionSeq, result: null },
-  ...extra,
-});
+const move = caseMover('qp');
 const caseOf = async (s: Store, userId: string) => (await s.openCaseOfUser(userId))!;
 const apiSanction = (id: string, userId: string, key: string): NewSanction => ({
   id,
