@@ -6,6 +6,7 @@ import { SLA_BREACHED_FLAG, type CaseSort, type NewSanction, type SanctionFilter
 import { statementFixture } from '../statements.contract.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
+import type { MongoSuiteContext } from './mongodb-only.contract.js';
 
 /**
  * An index behind every query (run from mongodb.test.ts, last). The store is opened with a command
@@ -466,13 +467,7 @@ const HOT_PATHS: Entry[] = [
 /** Store methods no entry needs to call. */
 const NOT_QUERIES = new Set(['kind', 'close']);
 
-export interface QueryPlanContext {
-  admin: MongoClient;
-  log: QueryLog;
-  freshStore(): Promise<Store>;
-  sameDatabase(): Promise<Store>;
-  lastDatabase(): string;
-}
+export type QueryPlanContext = Pick<MongoSuiteContext, 'admin' | 'freshStore' | 'sameDatabase' | 'lastDatabase'> & { log: QueryLog };
 
 export function describeQueryPlans(ctx: QueryPlanContext): void {
   describe('MongoDB store: an index behind every query', () => {
