@@ -1,6 +1,6 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Metrics } from '@rm/runtime';
-import { allOpenCases, type CaseTriageRecord, type OpenCaseSummary } from '@rm/storage';
+import { allOpenCases, triageOfCases, type CaseTriageRecord, type OpenCaseSummary } from '@rm/storage';
 
 /** The band of a case not triaged yet (a report stored before the triage policy existed, or still being triaged). */
 export const UNTRIAGED_BAND = 'untriaged';
@@ -20,7 +20,7 @@ export function priorityBand(triage: Pick<CaseTriageRecord, 'priority'> | null):
 
 export interface QueueHealthSource {
   openCases(afterId: string, limit: number): Promise<OpenCaseSummary[]>;
-  getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
+  caseTriages(caseIds: string[]): Promise<CaseTriageRecord[]>;
 }
 
 /**
@@ -39,7 +39,9 @@ export function installQueueHealthMetrics(metrics: Metrics, store: QueueHealthSo
       let banded: { band: string; state: 'open' | 'claimed' }[];
       try {
         const cases = await allOpenCases(store);
-        banded = await Promise.all(cases.map(async (c) => ({ band: priorityBand(await store.getCaseTriage(c.caseId)), state: c.state })));
+        // A page of cases' triage per store call, not one call per case per scrape.
+        const triages = await triageOfCases(store, cases.map((c) => c.caseId));
+        banded = cases.map((c) => ({ band: priorityBand(triages.get(c.caseId) ?? null), state: c.state }));
       } catch {
         return; // the store is away: keep the last values rather than failing the whole scrape
       }

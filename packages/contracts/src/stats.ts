@@ -2,11 +2,19 @@ import { z } from 'zod';
 import { parseIsoDuration } from './durations.js';
 import { AppealFigures } from './appeals.js';
 
-/** GET /v1/stats: the window the figures cover, an ISO 8601 duration back from now (default P7D). */
+/**
+ * The longest stats window: each request reads every decision, breach and appeal of its window, and
+ * the console and dashboards poll it, so its cost is bounded (docs/decisions.md).
+ */
+export const STATS_WINDOW_MAX = 'P90D';
+const STATS_WINDOW_MAX_MS = parseIsoDuration(STATS_WINDOW_MAX)!;
+
+/** GET /v1/stats: the window the figures cover, an ISO 8601 duration back from now (default P7D, at most P90D). */
 export const StatsQuery = z.strictObject({
   window: z
     .string()
     .refine((text) => (parseIsoDuration(text) ?? 0) > 0, 'window must be a positive ISO 8601 duration such as P7D or PT12H (weeks, days, hours, minutes, seconds)')
+    .refine((text) => (parseIsoDuration(text) ?? 0) <= STATS_WINDOW_MAX_MS, `window must be at most ${STATS_WINDOW_MAX} (90 days)`)
     .optional()
     .default('P7D'),
 });

@@ -46,21 +46,24 @@ export async function sweepEvidence(deps: SweepDeps, options: SweepOptions): Pro
   const cutoff = now - options.retentionMs;
   const maxItems = options.maxItems ?? 100_000;
   const result: SweepResult = { items: [], blobsDeleted: 0, uncitedUploads: [] };
-  while (result.items.length < maxItems) {
-    // A dry run deletes nothing, so the store would answer the same page again: one read of all.
-    const limit = options.dryRun ? maxItems : Math.min(options.batchSize, maxItems - result.items.length);
-    const batch = await deps.store.expiredEvidence(cutoff, limit);
-    if (batch.length === 0) break;
+  // A page at a time from the store's cursor: an item kept (its sanction active, its appeal
+  // waiting) is read once per sweep, not again on every page.
+  for (let cursor: string | null = null; result.items.length < maxItems; ) {
+    const limit = Math.min(options.batchSize, maxItems - result.items.length);
+    const page = await deps.store.expiredEvidence(cutoff, cursor, limit);
+    const batch = page.items;
     result.items.push(...batch);
-    if (options.dryRun) break;
-    const hashes = batch.flatMap((item) => (item.sha256 === null ? [] : [item.sha256]));
-    const unheld = await deps.lock(hashes, async () => {
-      const gone = await deps.store.deleteEvidence(batch, now);
-      for (const sha256 of gone) await deps.blobs.deleteBlob(sha256);
-      return gone;
-    });
-    result.blobsDeleted += unheld.length;
-    if (batch.length < limit) break;
+    if (!options.dryRun && batch.length > 0) {
+      const hashes = batch.flatMap((item) => (item.sha256 === null ? [] : [item.sha256]));
+      const unheld = await deps.lock(hashes, async () => {
+        const gone = await deps.store.deleteEvidence(batch, now);
+        for (const sha256 of gone) await deps.blobs.deleteBlob(sha256);
+        return gone;
+      });
+      result.blobsDeleted += unheld.length;
+    }
+    if (page.cursor === null) break;
+    cursor = page.cursor;
   }
   for (;;) {
     const ids = (await deps.blobs.uploadsBefore(now - UNCITED_UPLOAD_MS, options.batchSize)).filter((id) => !result.uncitedUploads.includes(id));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppealRecord, AppealState, AppealTransition, NewAppeal } from './appeal-records.js';
 import type { CaseRecord, SanctionRecord, Transition } from './records.js';
 import type { Store } from './store.js';
-import { report } from './fixtures.contract.js';
+import { allExpiredEvidence, report } from './fixtures.contract.js';
 
 /** Appeals (docs/appeals.md): part of the Store contract, run for every adapter, through the port only. */
 
@@ -179,7 +179,7 @@ export function describeAppealsContract(store: () => Store): void {
       });
       const { appeal } = await store().createAppeal(newAppeal('ap-ev-1', s));
       await store().liftSanction({ sanctionId: s.id, at: 6_500, moderatorId: 'mod-1', sourceId: 'ap-ev-lift', effects: [] });
-      const expired = async () => (await store().expiredEvidence(Date.now() + 60_000, 100)).filter((i) => i.reportId === 'r1-ap-dev');
+      const expired = async () => (await allExpiredEvidence(store(), Date.now() + 60_000)).filter((i) => i.reportId === 'r1-ap-dev');
       expect(await expired()).toEqual([]);
       await store().transitionAppeal(move(appeal, 'upheld', 'ap-ev-up'));
       expect((await expired()).map((i) => i.index)).toEqual([0]);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Store } from './store.js';
+import type { MongoStoreOptions } from './mongodb/mongodb.adapter.js';
 import { mongoDatabaseName } from './mongodb/database-name.js';
 import { openSqliteStore } from './sqlite/sqlite.adapter.js';
 
@@ -30,7 +31,7 @@ export async function createStore(config: StoreConfig): Promise<Store> {
  * Opens the MongoDB store on database `dbName`. The driver is loaded here, on first use, so a
  * process on SQLite never loads it.
  */
-export async function openMongoStore(url: string, dbName: string): Promise<Store> {
+export async function openMongoStore(url: string, dbName: string, options?: MongoStoreOptions): Promise<Store> {
   const adapter = await import('./mongodb/mongodb.adapter.js');
-  return adapter.openMongoStore(url, dbName);
+  return adapter.openMongoStore(url, dbName, options);
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaseRecord, CaseState, EvidenceItemRecord, Transition } from './records.js';
 import type { Store } from './store.js';
-import { report } from './fixtures.contract.js';
+import { allExpiredEvidence, report } from './fixtures.contract.js';
 
 const SHA_A = 'a'.repeat(64);
 const SHA_B = 'b'.repeat(64);
@@ -102,14 +102,37 @@ export function describeEvidenceContract(name: string, makeStore: () => Promise<
       await store.transitionCase(decide(dismissed, 'dismissed'));
       const banned = (await store.transitionCase(decide(approved, 'approved', 'set')))!;
       const later = Date.now() + 60_000;
-      expect((await store.expiredEvidence(later, 10)).map((i) => i.reportId)).toEqual(['r1']);
-      expect(await store.expiredEvidence(Date.now() - 3_600_000, 10)).toEqual([]);
-      expect(await store.expiredEvidence(later, 0)).toEqual([]);
+      expect(await store.expiredEvidence(later, null, 10)).toEqual({ items: [expect.objectContaining({ reportId: 'r1', index: 0 })], cursor: null });
+      expect(await store.expiredEvidence(Date.now() - 3_600_000, null, 10)).toEqual({ items: [], cursor: null });
+      expect((await store.expiredEvidence(later, null, 0)).items).toEqual([]);
       const [sanction] = await store.sanctionsOfUser('u2');
       await store.liftSanction({ sanctionId: sanction!.id, at: 9_000, moderatorId: 'mod-1', sourceId: 'lift-evidence', effects: [] });
       expect(banned.state).toBe('approved');
-      expect((await store.expiredEvidence(later, 10)).map((i) => i.reportId).sort()).toEqual(['r1', 'r2']);
-      expect(await store.expiredEvidence(later, 1)).toHaveLength(1);
+      expect((await store.expiredEvidence(later, null, 10)).items.map((i) => i.reportId).sort()).toEqual(['r1', 'r2']);
+      expect((await store.expiredEvidence(later, null, 1)).items).toHaveLength(1);
+    });
+
+    it('pages by a cursor past the items a sanction holds: each captured item is read once per sweep', async () => {
+      const held = await caseOf('h1', 'u1');
+      const dismissed = await caseOf('d1', 'u2');
+      for (const i of [0, 1, 2]) await store.recordEvidence(captured('h1', held.id, i, SHA_A));
+      for (const i of [0, 1]) await store.recordEvidence(captured('d1', dismissed.id, i, SHA_B));
+      await store.transitionCase(decide(held, 'approved', 'set'));
+      await store.transitionCase(decide(dismissed, 'dismissed'));
+      const later = Date.now() + 60_000;
+      // Two items a page: five captured items are three pages, the last without a cursor; the held
+      // ones are passed, never answered, and no page starts again from the first.
+      const pages: { items: string[]; cursor: string | null }[] = [];
+      for (let cursor: string | null = null; ; ) {
+        const page = await store.expiredEvidence(later, cursor, 2);
+        pages.push({ items: page.items.map((i) => `${i.reportId}/${i.index}`), cursor: page.cursor });
+        if (page.cursor === null) break;
+        cursor = page.cursor;
+      }
+      expect(pages).toHaveLength(3);
+      expect(pages.map((p) => p.cursor === null)).toEqual([false, false, true]);
+      expect(pages.flatMap((p) => p.items).sort()).toEqual(['d1/0', 'd1/1']);
+      expect((await allExpiredEvidence(store, later, 1)).map((i) => `${i.reportId}/${i.index}`).sort()).toEqual(['d1/0', 'd1/1']);
     });
 
     it('deletes captured items with an audit entry, and answers the hashes no captured item holds any more', async () => {

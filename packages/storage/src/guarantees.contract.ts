@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseRecord, CaseState, CaseTriageRecord, NewReport, Transition } from './records.js';
+import type { CaseRecord, CaseState, CaseTriageRecord, NewReport } from './records.js';
 import type { Store } from './store.js';
 import { OpenCaseConflictError } from './errors.js';
-import { report } from './fixtures.contract.js';
+import { caseMover, report } from './fixtures.contract.js';
 
 /**
  * Guarantees a production store must keep under load and odd input, each found missing once in an
@@ -12,16 +12,7 @@ import { report } from './fixtures.contract.js';
  * contract: describeStoreContract and describeSharedStoreContract run it for every adapter.
  */
 
-let seq = 0;
-const ACTION: Record<CaseState, Transition['event']['action']> = { claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' };
-const move = (from: CaseRecord, state: CaseState, extra: Partial<Transition> = {}): Transition => ({
-  caseId: from.id,
-  expectedVersion: from.version,
-  expectedState: from.state,
-  next: { state, claimedBy: state === 'claimed' ? 'mod-1' : null },
-  event: { decisionId: `guarantee-${++seq}`, action: ACTION[state], moderatorId: 'mod-1', at: 5_000, result: { ok: true } },
-  ...extra,
-});
+const move = caseMover('guarantee', { result: { ok: true } });
 
 const triage = (caseId: string): CaseTriageRecord => ({
   caseId,
@@ -178,7 +169,7 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
         expect(await store.caseReports('no-such-case')).toEqual([]);
         expect(await store.getCaseTriage('no-such-case')).toBeNull();
         expect(await store.getCaseMessage('no-such-case')).toBeNull();
-        const ghost: CaseRecord = { id: 'no-such-case', userId: 'u1', state: 'open', claimedBy: null, version: 1, createdAt: 1, updatedAt: 1 };
+        const ghost: CaseRecord = { id: 'no-such-case', userId: 'u1', state: 'open', claimedBy: null, version: 1, createdAt: 1, updatedAt: 1, slaBreached: false };
         expect(await store.transitionCase(move(ghost, 'claimed'))).toBeNull();
         expect(await store.recordSlaBreach({ caseId: 'no-such-case', openingId: 'opened', category: 'x', at: 1 })).toBe(false);
         await expect(store.setCaseTriage(triage('no-such-case'))).rejects.toThrow();

@@ -4,7 +4,7 @@ export * from './transparency-records.js';
 export * from './errors.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
-export { allOpenCases, OPEN_CASES_PAGE } from './open-cases.js';
+export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';
 export { createStore, openMongoStore, SQLITE_FILE_NAME, type StoreConfig } from './create-store.js';
 export { DEFAULT_MONGODB_DB, mongoDatabaseName } from './mongodb/database-name.js';
 export { openSqliteStore } from './sqlite/sqlite.adapter.js';

@@ -1,4 +1,4 @@
-import type { OpenCaseSummary } from './records.js';
+import type { CaseTriageRecord, OpenCaseSummary } from './records.js';
 import type { Store } from './store.js';
 
 /** Cases per openCases page when a caller wants them all. */
@@ -16,4 +16,13 @@ export async function allOpenCases(store: Pick<Store, 'openCases'>, pageSize = O
     if (page.length < pageSize) return all;
     after = page.at(-1)!.caseId;
   }
+}
+
+/** The triage of these cases by case id, read OPEN_CASES_PAGE cases per store call (one call, not one per case). */
+export async function triageOfCases(store: Pick<Store, 'caseTriages'>, caseIds: string[], pageSize = OPEN_CASES_PAGE): Promise<Map<string, CaseTriageRecord>> {
+  const found = new Map<string, CaseTriageRecord>();
+  for (let i = 0; i < caseIds.length; i += pageSize) {
+    for (const t of await store.caseTriages(caseIds.slice(i, i + pageSize))) found.set(t.caseId, t);
+  }
+  return found;
 }

@@ -181,6 +181,11 @@ export interface Store {
   /** Stats of the reporters asked for that have any; a reporter never decided on is left out. */
   reporterStats(reporters: ReporterRecord[]): Promise<ReporterStats[]>;
   getCaseTriage(caseId: string): Promise<CaseTriageRecord | null>;
+  /**
+   * The triage of these cases in one read, in no particular order; a case without one (or unknown)
+   * is left out. For callers that read many cases' triage at once (triageOfCases pages them).
+   */
+  caseTriages(caseIds: string[]): Promise<CaseTriageRecord[]>;
   /** Inserts or replaces the case's triage. */
   setCaseTriage(triage: CaseTriageRecord): Promise<void>;
   /** Triaged cases matching the query, sorted and paged; `total` counts every match. */
@@ -214,11 +219,14 @@ export interface Store {
   /** The audit entries of one report's evidence, oldest first. */
   evidenceAudit(reportId: string): Promise<EvidenceAuditEntry[]>;
   /**
-   * Captured items whose case was decided (approved or dismissed) before `decidedBefore` and has
-   * no active sanction and no appeal waiting for a decision, oldest decision first: what retention
-   * may delete.
+   * A page of the retention sweep: the next `limit` captured items after `cursor` (null to start),
+   * in the store's own order, of which it answers those retention may delete (their case decided,
+   * approved or dismissed, before `decidedBefore`, with no active sanction and no appeal waiting
+   * for a decision), and the cursor of the next page (null at the end). An item held by a
+   * sanction is examined once per sweep, not on every page; a page may hold no item and not be the
+   * last. A limit of 0 answers nothing and the same cursor.
    */
-  expiredEvidence(decidedBefore: number, limit: number): Promise<EvidenceItemRecord[]>;
+  expiredEvidence(decidedBefore: number, cursor: string | null, limit: number): Promise<{ items: EvidenceItemRecord[]; cursor: string | null }>;
   /**
    * Marks captured items deleted (others are left as they are), each with its audit entry, in one
    * transaction. Returns the SHA-256s that no captured item holds any more: their bytes may go.

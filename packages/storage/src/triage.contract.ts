@@ -113,6 +113,17 @@ export function describeTriageContract(name: string, makeStore: () => Promise<St
         expect(await store.getCaseTriage(c.id)).toEqual(replaced);
       });
 
+      it('caseTriages reads many cases’ triage at once; an untriaged or unknown case is left out', async () => {
+        const a = await caseOf([report('r1', 'u1', 1_000, 'a')]);
+        const b = await caseOf([report('r2', 'u2', 1_000, 'a')]);
+        const untriaged = await caseOf([report('r3', 'u3', 1_000, 'a')]);
+        await store.setCaseTriage(triage(a.id));
+        await store.setCaseTriage(triage(b.id, { priority: 7 }));
+        const found = await store.caseTriages([a.id, untriaged.id, 'no-such-case', b.id]);
+        expect(found.sort((x, y) => x.priority - y.priority)).toEqual([triage(b.id, { priority: 7 }), triage(a.id)].sort((x, y) => x.priority - y.priority));
+        expect(await store.caseTriages([])).toEqual([]);
+      });
+
       it('a transition keeps the triage', async () => {
         const c = await caseOf([report('r1', 'u1', 1_000, 'a')]);
         await store.setCaseTriage(triage(c.id));

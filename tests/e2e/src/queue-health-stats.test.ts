@@ -77,7 +77,7 @@ describe('GET /v1/stats', () => {
     expect(res.body.byModerator).toEqual([expect.objectContaining({ moderatorId: 'm2', claimed: 1, decisions: zero })]);
   });
 
-  it.each(['7D', 'P1Y', 'P1M', 'PT', 'P0D', '-P1D', 'P7D%20'])('400 naming the parameter for ?window=%s', async (window) => {
+  it.each(['7D', 'P1Y', 'P1M', 'PT', 'P0D', '-P1D', 'P7D%20', 'P91D'])('400 naming the parameter for ?window=%s', async (window) => {
     const res = await sys.get(`/v1/stats?window=${window}`, viewer.auth);
     expect(res.status).toBe(400);
     expect(isErrorShape(res.body)).toBe(true);

@@ -1,5 +1,5 @@
 import { parseIsoDuration, type StatsQuery, type StatsResponse } from '@rm/contracts';
-import { allOpenCases, type Store } from '@rm/storage';
+import { allOpenCases, triageOfCases, type Store } from '@rm/storage';
 import { caseCategory, type TriagePolicy } from '@rm/triage';
 import { statsFigures } from './stats-figures.js';
 
@@ -14,10 +14,10 @@ export async function queueStats(store: Store, policy: TriagePolicy, query: Stat
     store.slaBreachesSince(since),
     store.appealsSince(since),
   ]);
-  // Each case's category (its most severe, by the triage policy), its triage read once and in parallel.
+  // Each case's category (its most severe, by the triage policy): the triages read a page of cases per store call.
   const caseIds = [...new Set([...openCases.map((c) => c.caseId), ...timelines.map((t) => t.caseId)])];
-  const triages = await Promise.all(caseIds.map((id) => store.getCaseTriage(id)));
-  const categories = new Map(caseIds.map((id, i) => [id, caseCategory(policy, triages[i] ?? null)]));
+  const triages = await triageOfCases(store, caseIds);
+  const categories = new Map(caseIds.map((id) => [id, caseCategory(policy, triages.get(id) ?? null)]));
   const categoryOf = (c: { caseId: string }) => categories.get(c.caseId) ?? policy.category.default;
   return statsFigures({ window: query.window, since, until: now, openCases, reportsReceived, timelines, breaches, appeals, categoryOf });
 }

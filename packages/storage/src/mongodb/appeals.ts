@@ -4,6 +4,7 @@ import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { toAppeal, toAppealEvent, type AppealDoc } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
+import { caseIdIs, numberIn } from './partial-filters.js';
 import { appendFeedEvents, endSanction, feedEvent, recordEffects, SANCTION_TRANSACTION, type PendingFeedEvent } from './sanctions.js';
 import { uncountApproval } from './triage.js';
 
@@ -107,7 +108,8 @@ export function appealMethods(client: MongoClient, c: Collections): AppealMethod
       const filter: Filter<AppealDoc> = { state: { $in: query.states } };
       if (query.category !== undefined) filter.category = query.category;
       if (query.userId !== undefined) filter.userId = query.userId;
-      if (query.caseId !== undefined) filter.caseId = query.caseId;
+      // appeals_by_case is partial on a string caseId: the filter repeats it (the console polls a case's appeals).
+      if (query.caseId !== undefined) Object.assign(filter, caseIdIs(query.caseId));
       if (query.sanctionId !== undefined) filter.sanctionId = query.sanctionId;
       if (query.after) filter.$or = [{ createdAt: { $gt: query.after.createdAt } }, { createdAt: query.after.createdAt, _id: { $gt: query.after.id } }];
       const docs = await c.appeals.find(filter).sort({ createdAt: 1, _id: 1 }).limit(query.limit).toArray();
@@ -126,8 +128,11 @@ export function appealMethods(client: MongoClient, c: Collections): AppealMethod
       return result.modifiedCount > 0;
     },
     async appealsSince(since) {
-      const docs = await c.appeals.find({ $or: [{ createdAt: { $gte: since } }, { decidedAt: { $gte: since } }] }).sort({ createdAt: 1, _id: 1 }).toArray();
-      return docs.map(toAppeal);
+      // One branch through appeals_by_time, the other through appeals_decided (partial: its `$type`
+      // repeated). Sorted here, not by the server: the whole answer is held anyway, and a blocking
+      // sort of a long window would meet the server's memory limit.
+      const docs = await c.appeals.find({ $or: [{ createdAt: { $gte: since } }, { decidedAt: numberIn({ $gte: since }) }] }).toArray();
+      return docs.sort((a, b) => a.createdAt - b.createdAt || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)).map(toAppeal);
     },
   };
 }

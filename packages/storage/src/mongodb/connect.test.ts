@@ -1,5 +1,14 @@
+import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { diagnose } from './connect.js';
+import { clientOptions, diagnose } from './connect.js';
+
+describe('clientOptions', () => {
+  it('reads the primary whatever readPreference MONGODB_URL asks (no connection is made)', () => {
+    const client = new MongoClient('mongodb://db:27017/?replicaSet=rs0&readPreference=secondaryPreferred', clientOptions());
+    expect(client.readPreference.mode).toBe('primary');
+    expect(client.options.writeConcern?.w).toBe('majority');
+  });
+});
 
 // What connectMongo says when no server can be selected, from what the servers answered; runs
 // without a server (the refusals themselves are tested against real servers in mongodb-only.contract.ts).

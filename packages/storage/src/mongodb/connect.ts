@@ -31,17 +31,9 @@ export const MAJORITY_WRITE: WriteConcernSettings = { w: 'majority', wtimeoutMS:
  * than failing on the first decision or after a long server-selection timeout. The URL is never
  * part of an error message: it may hold a password.
  */
-export async function connectMongo(url: string): Promise<MongoClient> {
+export async function connectMongo(url: string, extra: Pick<MongoClientOptions, 'monitorCommands'> = {}): Promise<MongoClient> {
   await probe(url);
-  const client = new MongoClient(url, {
-    appName: 'report-moderation',
-    writeConcern: MAJORITY_WRITE,
-    // Optional fields left undefined are not stored (the driver would write null), as with JSON.
-    // It strips undefined from filters too: undefined-keys.ts guards every keyed method for that.
-    ignoreUndefined: true,
-    serverSelectionTimeoutMS: MONGO_LIMITS.serverSelectionTimeoutMS,
-    socketTimeoutMS: MONGO_LIMITS.socketTimeoutMS,
-  });
+  const client = new MongoClient(url, { ...clientOptions(), ...extra });
   try {
     await client.connect();
     return client;
@@ -49,6 +41,24 @@ export async function connectMongo(url: string): Promise<MongoClient> {
     await client.close();
     throw err;
   }
+}
+
+/** The store's client options; they override the URL's (MongoClient gives its options object precedence). */
+export function clientOptions(): MongoClientOptions {
+  return {
+    appName: 'report-moderation',
+    writeConcern: MAJORITY_WRITE,
+    // Every read decides something (a ban flag, an open case, a decision already taken, a
+    // duplicate's first record), so all read the primary whatever the URL's readPreference asks:
+    // a lagging secondary would answer "not banned", "no open case" or "no such decision"
+    // (docs/decisions.md).
+    readPreference: 'primary',
+    // Optional fields left undefined are not stored (the driver would write null), as with JSON.
+    // It strips undefined from filters too: undefined-keys.ts guards every keyed method for that.
+    ignoreUndefined: true,
+    serverSelectionTimeoutMS: MONGO_LIMITS.serverSelectionTimeoutMS,
+    socketTimeoutMS: MONGO_LIMITS.socketTimeoutMS,
+  };
 }
 
 const STANDALONE =

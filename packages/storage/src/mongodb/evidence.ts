@@ -3,7 +3,7 @@ import { DECIDED_STATES, type EvidenceAction, type EvidenceItemRecord, type Evid
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import type { EvidenceDoc } from './documents.js';
-
+import { caseIdIn } from './partial-filters.js';
 
 const idOf = (reportId: string, index: number) => `${reportId}/${index}`;
 const toItem = ({ _id: _ignored, ...item }: EvidenceDoc): EvidenceItemRecord => item;
@@ -39,40 +39,32 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
       const docs = await c.evidenceAudit.find({ reportId }).sort({ at: 1, _id: 1 }).toArray();
       return docs.map(({ _id: _ignored, ...entry }) => entry);
     },
-    async expiredEvidence(decidedBefore, limit) {
+    async expiredEvidence(decidedBefore, cursor, limit) {
       // limit(0) would mean "no limit" to MongoDB; nothing is asked for, nothing is listed, as in SQL.
-      if (limit <= 0) return [];
-      const docs = await c.evidence
-        .aggregate<EvidenceDoc>([
-          { $match: { state: 'captured' } },
-          { $lookup: { from: c.cases.collectionName, localField: 'caseId', foreignField: '_id', as: 'case' } },
-          { $unwind: '$case' },
-          { $match: { 'case.state': { $in: [...DECIDED_STATES] }, 'case.updatedAt': { $lt: decidedBefore } } },
-          {
-            $lookup: {
-              from: c.sanctions.collectionName,
-              let: { caseId: '$caseId' },
-              pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$caseId', '$$caseId'] }, { $eq: ['$state', 'active'] }] } } }, { $limit: 1 }],
-              as: 'active',
-            },
-          },
-          { $match: { active: { $size: 0 } } },
-          // Kept while an appeal of the case's sanction waits for its decision (docs/appeals.md).
-          {
-            $lookup: {
-              from: c.appeals.collectionName,
-              let: { caseId: '$caseId' },
-              pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$caseId', '$$caseId'] }, { $in: ['$state', ['open', 'claimed']] }] } } }, { $limit: 1 }],
-              as: 'appealed',
-            },
-          },
-          { $match: { appealed: { $size: 0 } } },
-          { $sort: { 'case.updatedAt': 1, reportId: 1, index: 1 } },
-          { $limit: limit },
-          { $project: { case: 0, active: 0, appealed: 0 } },
-        ])
-        .toArray();
-      return docs.map(toItem);
+      if (limit <= 0) return { items: [], cursor };
+      // Four bounded reads at one snapshot, each through an index: the page of captured items by
+      // _id (evidence_captured_by_id), their decided cases (_id), and of those the ones held by an
+      // active sanction (sanctions_active_by_case_v2) or a waiting appeal (appeals_by_case). The
+      // cursor passes the held items, so each is read once per sweep.
+      return client.withSession({ snapshot: true }, async (session) => {
+        const page = await c.evidence
+          .find({ state: 'captured', ...(cursor === null ? {} : { _id: { $gt: cursor } }) }, { session })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray();
+        const caseIds = [...new Set(page.map((d) => d.caseId))];
+        const decided =
+          caseIds.length === 0
+            ? []
+            : (await c.cases.find({ _id: { $in: caseIds }, state: { $in: [...DECIDED_STATES] }, updatedAt: { $lt: decidedBefore } }, { projection: { _id: 1 }, session }).toArray()).map((d) => d._id);
+        // One after the other: a session runs one operation at a time.
+        const held = decided.length === 0 ? [] : await c.sanctions.find({ ...caseIdIn(decided), state: 'active' }, { projection: { caseId: 1 }, session }).toArray();
+        const appealed = decided.length === 0 ? [] : await c.appeals.find({ ...caseIdIn(decided), state: { $in: ['open', 'claimed'] } }, { projection: { caseId: 1 }, session }).toArray();
+        const kept = new Set([...held, ...appealed].map((d) => d.caseId));
+        const expired = new Set(decided.filter((id) => !kept.has(id)));
+        const last = page.at(-1);
+        return { items: page.filter((d) => expired.has(d.caseId)).map(toItem), cursor: page.length === limit && last ? last._id : null };
+      });
     },
     deleteEvidence: (keys, at) =>
       client.withSession((session) =>

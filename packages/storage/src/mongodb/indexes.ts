@@ -46,23 +46,25 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { userId: 1, state: 1, category: 1, blocksLogin: 1 }, name: 'sanctions_by_user_state' },
     // A case has at most one active sanction: the one its approval set. A trusted system's
     // sanctions have no case, so only string caseIds are indexed (the first version of this index,
-    // on every active sanction, is replaced below).
+    // on every active sanction, is replaced below). A query repeats its filter (partial-filters.ts).
     { key: { caseId: 1 }, name: 'sanctions_active_by_case_v2', unique: true, partialFilterExpression: { state: 'active', caseId: { $type: 'string' } } },
-    { key: { expiresAt: 1 }, name: 'sanctions_due', partialFilterExpression: { state: 'active' } },
+    // Due sanctions and due waves soonest first, _id breaking ties: the index gives the page's
+    // order, so no sort holds every due sanction (the first versions, without _id, are replaced below).
+    { key: { expiresAt: 1, _id: 1 }, name: 'sanctions_due_v2', partialFilterExpression: { state: 'active' } },
     // The banned players a page at a time, by id (bannedUserIds), and isBanned.
     { key: { userId: 1 }, name: 'sanctions_active_by_user', partialFilterExpression: { state: 'active' } },
     // A trusted system's key names one sanction of that system (its API key, moderatorId); present
     // only on theirs. The first version, unique across systems, is replaced below. A query must
     // repeat the partial filter to use it (idempotencyKeyFilter).
     { key: { moderatorId: 1, idempotencyKey: 1 }, name: 'sanctions_by_idempotency_key_v2', unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } },
-    { key: { effectiveAt: 1 }, name: 'sanctions_scheduled', partialFilterExpression: { state: 'scheduled' } },
+    { key: { effectiveAt: 1, _id: 1 }, name: 'sanctions_scheduled_v2', partialFilterExpression: { state: 'scheduled' } },
     // Transparency: sanctions by creation and by a wave's start (the figures), statements by
     // their restriction's start (the export's pages).
     { key: { createdAt: 1 }, name: 'sanctions_by_created' },
     { key: { effectiveAt: 1 }, name: 'sanctions_by_effective', partialFilterExpression: { effectiveAt: { $type: 'number' } } },
     { key: { 'statement.restriction.from': 1, _id: 1 }, name: 'sanctions_by_start', partialFilterExpression: { statement: { $type: 'object' } } },
   ]);
-  for (const replaced of ['sanctions_active_by_case', 'sanctions_by_idempotency_key']) {
+  for (const replaced of ['sanctions_active_by_case', 'sanctions_by_idempotency_key', 'sanctions_due', 'sanctions_scheduled']) {
     await c.sanctions.dropIndex(replaced).catch((err: unknown) => {
       if (!isIndexNotFound(err)) throw err;
     });
@@ -77,6 +79,8 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     // Is a kept copy still held by a captured item (deleteEvidence)?
     { key: { sha256: 1 }, name: 'evidence_captured_by_sha256', partialFilterExpression: { state: 'captured' } },
     { key: { caseId: 1 }, name: 'evidence_captured_by_case', partialFilterExpression: { state: 'captured' } },
+    // The retention sweep's pages: captured items by _id, from a cursor (expiredEvidence).
+    { key: { state: 1, _id: 1 }, name: 'evidence_captured_by_id', partialFilterExpression: { state: 'captured' } },
   ]);
   await c.evidenceAudit.createIndexes([{ key: { reportId: 1, at: 1, _id: 1 }, name: 'evidence_audit_by_report' }]);
   // A reporter's outcomes in seq order (reporterOutcomes); seq is unique store-wide, so per reporter too.
@@ -87,6 +91,7 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     // The queue oldest first by state (GET /v1/appeals), a player's and a case's appeals.
     { key: { state: 1, createdAt: 1, _id: 1 }, name: 'appeals_queue' },
     { key: { userId: 1, createdAt: 1, _id: 1 }, name: 'appeals_by_user' },
+    // Partial: a query repeats its filter (partial-filters.ts), as every query on a `$type` index below.
     { key: { caseId: 1, createdAt: 1, _id: 1 }, name: 'appeals_by_case', partialFilterExpression: { caseId: { $type: 'string' } } },
     // The stats: appeals submitted or decided since a time.
     { key: { createdAt: 1 }, name: 'appeals_by_time' },

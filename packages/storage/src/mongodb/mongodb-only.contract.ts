@@ -1,20 +1,19 @@
 import { MongoClient, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { report } from '../fixtures.contract.js';
-import type { CaseRecord, CaseState, Transition } from '../records.js';
+import { caseMover, report } from '../fixtures.contract.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
 import { connectMongo } from './connect.js';
-import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL, withoutBoundModerator } from './migrations.js';
-import { idempotencyKeyFilter, OLD_BANS_CHECK_MS } from './sanctions.js';
+import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL } from './migrations.js';
+import { OLD_BANS_CHECK_MS } from './sanctions.js';
 import { statementFixture } from '../statements.contract.js';
 import { skipUnlessRequired, startBareContainer, type TestServer } from './test-server.js';
 
 /**
  * What only MongoDB can show (run from mongodb.test.ts when a server is reachable; named .contract.ts as the shared suites are: test code that is not a test file): the reporter
  * credibility backfill and the bans migration, the refusal of a standalone or uninitiated server,
- * transient and unknown-commit errors injected with failCommand fail points, and an index behind
- * every hot query (explain, failing on a collection scan).
+ * transient and unknown-commit errors injected with failCommand fail points. The index behind
+ * every query is query-plans.contract.ts's.
  */
 export interface MongoSuiteContext {
   server: TestServer;
@@ -26,23 +25,7 @@ export interface MongoSuiteContext {
   lastDatabase(): string;
 }
 
-let seq = 0;
-const ACTION: Record<CaseState, Transition['event']['action']> = { claimed: 'claim', approved: 'approve', dismissed: 'dismiss', open: 'undo' };
-const move = (from: CaseRecord, state: CaseState, extra: Partial<Transition> = {}): Transition => ({
-  caseId: from.id,
-  expectedVersion: from.version,
-  expectedState: from.state,
-  next: { state, claimedBy: state === 'claimed' ? 'mod-1' : null },
-  event: { decisionId: `mongo-only-${++seq}`, action: ACTION[state], moderatorId: 'mod-1', at: 5_000, result: null },
-  ...extra,
-});
-
-/** Every stage of a query plan, flattened, so a COLLSCAN anywhere is found. */
-function stages(plan: unknown): string[] {
-  if (Array.isArray(plan)) return plan.flatMap(stages);
-  if (plan === null || typeof plan !== 'object') return [];
-  return Object.entries(plan as Record<string, unknown>).flatMap(([k, v]) => (k === 'stage' && typeof v === 'string' ? [v] : stages(v)));
-}
+const move = caseMover('mongo-only');
 
 export function describeMongoProduction(ctx: MongoSuiteContext): void {
   const db = () => ctx.admin.db(ctx.lastDatabase());
@@ -236,45 +219,6 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
         expect(await s.sanctionFeed(0, 10)).toHaveLength(1);
       } finally {
         await off();
-        await s.close();
-      }
-    });
-  });
-
-  describe('MongoDB store: an index behind every hot query', () => {
-    it('explains each without a collection scan', async () => {
-      const s = await ctx.freshStore();
-      try {
-        await s.saveReports([report('x1', 'u1', 1_000)]);
-        const d = db();
-        const cases = d.collection(COLLECTION_NAMES.cases);
-        const triaged = { state: { $in: ['open', 'claimed'] }, triage: { $exists: true } };
-        const plans: [string, Document][] = [
-          ['listCases page', await cases.find(triaged).sort({ createdAt: 1, _id: 1 }).limit(25).explain('queryPlanner')],
-          ['listCases count', await cases.aggregate([{ $match: triaged }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain('queryPlanner')],
-          ['openCases', await cases.find({ open: true, _id: { $gt: '' as never } }).sort({ _id: 1 }).limit(500).explain('queryPlanner')],
-          ['openCaseOfUser', await cases.find({ userId: 'u1', open: true }).explain('queryPlanner')],
-          ['bannedUserIds', await d.collection(COLLECTION_NAMES.sanctions).find({ state: 'active', userId: { $gt: '' } }).sort({ userId: 1 }).explain('queryPlanner')],
-          ['isBanned', await d.collection(COLLECTION_NAMES.sanctions).find({ userId: 'u1', state: 'active' }).limit(1).explain('queryPlanner')],
-          ['dueSanctions', await d.collection(COLLECTION_NAMES.sanctions).find({ state: 'active', expiresAt: { $ne: null, $lte: 1 } }).sort({ expiresAt: 1, _id: 1 }).explain('queryPlanner')],
-          ['listReportsByUser', await d.collection(COLLECTION_NAMES.reports).find({ userId: 'u1' }).sort({ receivedAt: -1, _id: -1 }).limit(25).explain('queryPlanner')],
-          ['caseReports', await d.collection(COLLECTION_NAMES.reports).find({ caseId: 'c' }).sort({ receivedAt: 1, _id: 1 }).explain('queryPlanner')],
-          ['countReportsSince', await d.collection(COLLECTION_NAMES.reports).aggregate([{ $match: { receivedAt: { $gte: 0 } } }, { $count: 'n' }]).explain('queryPlanner')],
-          ['caseTimelinesSince', await d.collection(COLLECTION_NAMES.events).aggregate([{ $match: { at: { $gte: 0 } } }, { $group: { _id: '$caseId' } }]).explain('queryPlanner')],
-          ['caseHistory', await d.collection(COLLECTION_NAMES.events).find({ caseId: 'c' }).sort({ seq: 1 }).explain('queryPlanner')],
-          ['reporterOutcomes', await d.collection(COLLECTION_NAMES.reportOutcomes).find({ platform: 'gameplatform', reporterId: 'r', seq: { $gt: 0 } }).sort({ seq: 1 }).limit(25).explain('queryPlanner')],
-          ['sanctionFeed', await d.collection(COLLECTION_NAMES.sanctionEvents).find({ _id: { $gt: 0 } as never }).sort({ _id: 1 }).limit(100).explain('queryPlanner')],
-          ['pendingEffects', await d.collection(COLLECTION_NAMES.effects).find({ doneAt: null, createdAt: { $lte: 1 } }).sort({ createdAt: 1, _id: 1 }).limit(100).explain('queryPlanner')],
-          ['pruneEffects', await d.collection(COLLECTION_NAMES.effects).find({ doneAt: { $lt: 1 } }, { projection: { _id: 1 } }).sort({ doneAt: 1 }).limit(1000).explain('queryPlanner')],
-          ['sanctionTallyOfUser', await d.collection(COLLECTION_NAMES.sanctions).aggregate([{ $match: { userId: 'u1' } }, { $group: { _id: null, n: { $sum: 1 } } }]).explain('queryPlanner')],
-          ['ladder offences', await d.collection(COLLECTION_NAMES.sanctions).find({ userId: 'u1', state: { $in: ['active', 'expired'] }, category: 'cheating' }).sort({ createdAt: -1, _id: -1 }).explain('queryPlanner')],
-          ['slaBreachesSince', await d.collection(COLLECTION_NAMES.slaBreaches).find({ at: { $gte: 0 } }).sort({ at: 1 }).explain('queryPlanner')],
-          // A partial index is used only when the query repeats its filter (idempotencyKeyFilter does).
-          ['createSanctions keys', await d.collection(COLLECTION_NAMES.sanctions).find(idempotencyKeyFilter(['key-a'], ['k1', 'k2']) as Document).explain('queryPlanner')],
-          ['backfillBoundModerators', await d.collection(COLLECTION_NAMES.sanctions).find(withoutBoundModerator('key-a')).explain('queryPlanner')],
-        ];
-        for (const [name, plan] of plans) expect(stages(plan), name).not.toContain('COLLSCAN');
-      } finally {
         await s.close();
       }
     });

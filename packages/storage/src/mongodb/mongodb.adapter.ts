@@ -1,4 +1,4 @@
-import type { MongoClient } from 'mongodb';
+import type { Document, MongoClient } from 'mongodb';
 import { DuplicateError } from '../errors.js';
 import type { Page, ReporterRecord } from '../records.js';
 import type { Store } from '../store.js';
@@ -20,12 +20,19 @@ import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
 import { transparencyMethods } from './transparency.js';
 
+/** What a test may watch: every command the store sends (the query-plan suite lists their shapes). */
+export interface MongoStoreOptions {
+  onCommand?: (command: Document) => void;
+}
+
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
  * cluster (decisions are transactions); creates its collections and indexes at start.
  */
-export async function openMongoStore(url: string, dbName: string): Promise<Store> {
-  const client = await connectMongo(url);
+export async function openMongoStore(url: string, dbName: string, options: MongoStoreOptions = {}): Promise<Store> {
+  const { onCommand } = options;
+  const client = await connectMongo(url, { monitorCommands: onCommand !== undefined });
+  if (onCommand) client.on('commandStarted', (e) => onCommand(e.command));
   try {
     const db = client.db(dbName);
     const c = collectionsOf(db);

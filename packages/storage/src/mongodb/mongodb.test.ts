@@ -6,6 +6,7 @@ import type { NewReport } from '../records.js';
 import type { Store } from '../store.js';
 import { describeSharedStoreContract, describeStoreContract } from '../storage.contract.js';
 import { describeMongoProduction } from './mongodb-only.contract.js';
+import { describeQueryPlans, QueryLog } from './query-plans.contract.js';
 import { findTestServer, type TestServer } from './test-server.js';
 
 const found = await findTestServer();
@@ -22,15 +23,17 @@ if ('skipped' in found) {
 function describeMongoStore(server: TestServer): void {
   const admin = new MongoClient(server.url);
   const databases: string[] = [];
+  // Every query the stores send, for the query-plan suite (last below).
+  const log = new QueryLog();
 
   /** A store on a database of its own, dropped after the test. */
   const freshStore = async (): Promise<Store> => {
     const name = `rm_test_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
     databases.push(name);
-    return openMongoStore(server.url, name);
+    return openMongoStore(server.url, name, { onCommand: log.record });
   };
   /** A second store on the database the last freshStore() opened: another process, in effect. */
-  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!);
+  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, { onCommand: log.record });
 
   afterEach(async () => {
     for (const name of databases.splice(0)) await admin.db(name).dropDatabase();
@@ -72,4 +75,7 @@ function describeMongoStore(server: TestServer): void {
       }
     });
   });
+
+  // Last: it checks every query the tests above sent.
+  describeQueryPlans({ admin, log, freshStore, sameDatabase, lastDatabase: () => databases.at(-1)! });
 }

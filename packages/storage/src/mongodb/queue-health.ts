@@ -46,7 +46,10 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
       }
     },
     async slaBreachesSince(since) {
-      const docs = await c.slaBreaches.find({ at: { $gte: since } }).sort({ at: 1, caseId: 1, openingId: 1 }).toArray();
+      // Through sla_breaches_by_time; ties sorted here (the whole answer is held anyway).
+      const docs = await c.slaBreaches.find({ at: { $gte: since } }).sort({ at: 1 }).toArray();
+      const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      docs.sort((a, b) => a.at - b.at || text(a.caseId, b.caseId) || text(a.openingId, b.openingId));
       return docs.map((d) => ({ caseId: d.caseId, openingId: d.openingId, category: d.category, at: d.at }));
     },
     async openCases(afterId, limit): Promise<OpenCaseSummary[]> {

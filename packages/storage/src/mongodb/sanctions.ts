@@ -7,6 +7,7 @@ import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
+import { caseIdIs } from './partial-filters.js';
 
 /** The fields toSummary reads. */
 const SUMMARY_FIELDS = { _id: 1, caseId: 1, kind: 1, blocksLogin: 1, category: 1, state: 1, createdAt: 1, effectiveAt: 1, expiresAt: 1 } as const;
@@ -190,7 +191,7 @@ export async function endSanction(
   c: Collections,
   session: ClientSession,
   state: 'lifted' | 'expired',
-  filter: { _id: string } | { caseId: string },
+  filter: { _id: string } | ReturnType<typeof caseIdIs>,
   end: Omit<SanctionEnd, 'sanctionId' | 'sourceId' | 'effects'>,
 ): Promise<{ doc: SanctionDoc; event: PendingFeedEvent | null } | null> {
   const lifted = state === 'lifted';
@@ -207,7 +208,8 @@ export async function endSanction(
 
 /** In the decision's transaction: the undo of an approval lifts that case's sanction only; its feed event, if any. */
 export async function liftSanctionOfCase(c: Collections, session: ClientSession, caseId: string, moderatorId: string, at: number): Promise<PendingFeedEvent | null> {
-  return (await endSanction(c, session, 'lifted', { caseId }, { at, moderatorId, reason: null }))?.event ?? null;
+  // Through sanctions_active_by_case_v2: the filter repeats its `$type` (partial-filters.ts).
+  return (await endSanction(c, session, 'lifted', caseIdIs(caseId), { at, moderatorId, reason: null }))?.event ?? null;
 }
 
 type SanctionMethods = Pick<

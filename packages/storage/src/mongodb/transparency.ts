@@ -5,6 +5,7 @@ import type { TransparencyFigures } from '../transparency-records.js';
 import { decodeStatementCursor, encodeStatementCursor } from '../statement-cursor.js';
 import type { Collections } from './collections.js';
 import { toSanction } from './sanctions.js';
+import { numberIn } from './partial-filters.js';
 
 type TransparencyMethods = Pick<Store, 'transparencyFigures' | 'statementsIn'>;
 
@@ -40,7 +41,7 @@ export function transparencyMethods(_client: MongoClient, c: Collections): Trans
 
   /** Appeals filed in the period (appeals_by_time) and decided in it (appeals_decided), with the median time to decision. */
   async function appeals(from: number, to: number): Promise<TransparencyFigures['appeals']> {
-    const decided = { decidedAt: { $gte: from, $lt: to }, state: { $in: ['upheld' as const, 'overturned' as const] } };
+    const decided = { decidedAt: numberIn({ $gte: from, $lt: to }), state: { $in: ['upheld' as const, 'overturned' as const] } };
     const [received, byState] = await Promise.all([
       c.appeals.countDocuments({ createdAt: { $gte: from, $lt: to } }),
       c.appeals.aggregate<{ _id: 'upheld' | 'overturned'; count: number }>([{ $match: decided }, { $group: { _id: '$state', count: { $sum: 1 } } }]).toArray(),
@@ -87,7 +88,7 @@ export function transparencyMethods(_client: MongoClient, c: Collections): Trans
       ];
       const sanctionsPipeline: Document[] = [
         // Either index finds the candidates; the exact start and the state are checked next.
-        { $match: { $or: [{ createdAt: inPeriod }, { effectiveAt: inPeriod }] } },
+        { $match: { $or: [{ createdAt: inPeriod }, { effectiveAt: numberIn(inPeriod) }] } },
         { $match: { state: { $ne: 'scheduled' }, $expr: { $and: [{ $gte: [START, from] }, { $lt: [START, to] }, { $not: [LIFTED_BEFORE_START] }] } } },
         {
           $group: {
@@ -127,6 +128,8 @@ export function transparencyMethods(_client: MongoClient, c: Collections): Trans
       // The statement's `from` is the sanction's start (effectiveAt or creation), indexed with _id.
       const docs = await c.sanctions
         .find({
+          // The range bounds the index scan; the $or places the cursor within it.
+          'statement.restriction.from': { $gte: after.at, $lt: period.to },
           $or: [{ 'statement.restriction.from': { $gt: after.at, $lt: period.to } }, { 'statement.restriction.from': after.at, _id: { $gt: after.id } }],
           state: { $ne: 'scheduled' },
           statement: { $type: 'object' },

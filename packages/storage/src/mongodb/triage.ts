@@ -4,7 +4,7 @@ import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { toCase, toReport, type CaseDoc } from './documents.js';
 
-type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriage' | 'setCaseTriage' | 'listCases' | 'scanReports'>;
+type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriage' | 'caseTriages' | 'setCaseTriage' | 'listCases' | 'scanReports'>;
 
 const decided = (s: string) => (DECIDED_STATES as readonly string[]).includes(s);
 
@@ -51,6 +51,13 @@ export function triageMethods(client: MongoClient, c: Collections): TriageMethod
     async getCaseTriage(caseId) {
       const doc = await c.cases.findOne({ _id: caseId }, { projection: { triage: 1 } });
       return doc ? triageOf(doc) : null;
+    },
+    async caseTriages(caseIds) {
+      // Ids that are not strings name nothing (ignoreUndefined would turn one into null).
+      const ids = [...new Set(caseIds.filter((id) => typeof id === 'string'))];
+      if (ids.length === 0) return [];
+      const docs = await c.cases.find({ _id: { $in: ids }, triage: { $exists: true } }, { projection: { triage: 1 } }).toArray();
+      return docs.map((d) => triageOf(d)!);
     },
     async setCaseTriage(t) {
       const { caseId, ...triage } = t;

@@ -56,12 +56,13 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     // One statement for any number of reports: the ids travel as one JSON array.
     ofReports: db.prepare<[string], ItemRow>(`SELECT * FROM evidence_items WHERE report_id IN (SELECT value FROM json_each(?)) ORDER BY report_id, idx`),
     stillHeld: db.prepare<[string], number>(`SELECT 1 FROM evidence_items WHERE sha256 = ? AND state = 'captured' LIMIT 1`).pluck(),
-    expired: db.prepare<[number, number], ItemRow>(
-      `SELECT e.* FROM evidence_items e JOIN cases c ON c.id = e.case_id
-       WHERE e.state = 'captured' AND c.state IN ('approved', 'dismissed') AND c.updated_at < ?
+    // The next captured items by key (evidence_captured), each with whether it may go.
+    expired: db.prepare<[number, string, number, number], ItemRow & { expired: number }>(
+      `SELECT e.*, (c.state IN ('approved', 'dismissed') AND c.updated_at < ?
          AND NOT EXISTS (SELECT 1 FROM sanctions s WHERE s.case_id = e.case_id AND s.state = 'active')
-         AND NOT EXISTS (SELECT 1 FROM appeals a WHERE a.case_id = e.case_id AND a.state IN ('open', 'claimed'))
-       ORDER BY c.updated_at, e.report_id, e.idx LIMIT ?`,
+         AND NOT EXISTS (SELECT 1 FROM appeals a WHERE a.case_id = e.case_id AND a.state IN ('open', 'claimed'))) AS expired
+       FROM evidence_items e JOIN cases c ON c.id = e.case_id
+       WHERE e.state = 'captured' AND (e.report_id, e.idx) > (?, ?) ORDER BY e.report_id, e.idx LIMIT ?`,
     ),
   };
   const ACTION: Record<EvidenceState, EvidenceAction> = { captured: 'evidence.captured', failed: 'evidence.failed', deleted: 'evidence.deleted' };
@@ -95,8 +96,16 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     async evidenceAudit(reportId) {
       return q.auditOf.all(reportId).map((r): EvidenceAuditEntry => ({ reportId: r.report_id, index: r.idx, action: r.action, sha256: r.sha256, detail: r.detail, at: r.at }));
     },
-    async expiredEvidence(decidedBefore, limit) {
-      return q.expired.all(decidedBefore, limit).map(toItem);
+    async expiredEvidence(decidedBefore, cursor, limit) {
+      if (limit <= 0) return { items: [], cursor };
+      // The cursor is the last item's key, [reportId, index]: it never changes (a rowid may, on VACUUM).
+      const [reportId, index] = cursor === null ? ['', -1] : (JSON.parse(cursor) as [string, number]);
+      const rows = q.expired.all(decidedBefore, reportId, index, limit);
+      const last = rows.at(-1);
+      return {
+        items: rows.filter((r) => r.expired === 1).map(({ expired: _expired, ...row }) => toItem(row)),
+        cursor: rows.length === limit && last ? JSON.stringify([last.report_id, last.idx]) : null,
+      };
     },
     async deleteEvidence(keys, at) {
       return remove.immediate(keys, at);

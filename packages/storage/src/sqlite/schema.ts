@@ -390,4 +390,9 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE sanctions ADD COLUMN bound_moderator_id TEXT;
   UPDATE sanctions SET bound_moderator_id = (SELECT k.moderator_id FROM api_keys k WHERE k.key = sanctions.moderator_id) WHERE idempotency_key IS NOT NULL;
   `,
+  // 16 (retention by cursor): captured items by key, so the sweep pages past the items a sanction
+  // holds instead of reading them again on every page.
+  `
+  CREATE INDEX evidence_captured ON evidence_items(report_id, idx) WHERE state = 'captured';
+  `,
 ];

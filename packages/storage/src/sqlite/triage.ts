@@ -30,7 +30,7 @@ const toTriage = (r: TriageRow): CaseTriageRecord => ({
   updatedAt: r.updated_at,
 });
 
-type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriage' | 'setCaseTriage' | 'listCases' | 'scanReports'>;
+type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriage' | 'caseTriages' | 'setCaseTriage' | 'listCases' | 'scanReports'>;
 
 /** The triage tables of the SQLite store (schema migration 5). */
 export function sqliteTriage(db: Database.Database): { methods: TriageMethods; countDecision: (t: Transition) => void; uncountApproval: (caseId: string) => void } {
@@ -46,6 +46,8 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
        ON CONFLICT (platform, reporter_id) DO UPDATE SET approved = MAX(0, approved + ?), dismissed = MAX(0, dismissed + ?)`,
     ),
     getTriage: db.prepare<[string], TriageRow>(`SELECT * FROM case_triage WHERE case_id = ?`),
+    // One statement for any number of cases: the ids travel as one JSON array.
+    triagesOf: db.prepare<[string], TriageRow>(`SELECT * FROM case_triage WHERE case_id IN (SELECT value FROM json_each(?))`),
     setTriage: db.prepare(
       `INSERT INTO case_triage (case_id, priority, report_count, distinct_reporters, categories, flags, fired_rules, last_report_at, updated_at)
        VALUES (@caseId, @priority, @reportCount, @distinctReporters, @categories, @flags, @firedRules, @lastReportAt, @updatedAt)
@@ -120,6 +122,9 @@ export function sqliteTriage(db: Database.Database): { methods: TriageMethods; c
       async getCaseTriage(caseId) {
         const row = q.getTriage.get(caseId);
         return row ? toTriage(row) : null;
+      },
+      async caseTriages(caseIds) {
+        return caseIds.length === 0 ? [] : q.triagesOf.all(JSON.stringify(caseIds)).map(toTriage);
       },
       async setCaseTriage(t) {
         // Derived: lost in a power cut, it is recomputed at the case's next change, and a rule that
