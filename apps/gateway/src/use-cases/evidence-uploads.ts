@@ -42,6 +42,9 @@ export async function startUpload(deps: EvidenceDeps, body: { contentType: strin
   return { success: true, uploadUrl, method: 'PUT', evidenceUrl, expiresAt };
 }
 
+/** What a request stream fails with when its client goes away mid-body. */
+const CUT_SHORT = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 /** Thrown from inside the upload's stream when the body is not the size declared. */
 class WrongSize extends Error {}
 
@@ -94,6 +97,9 @@ export async function receiveUpload(deps: EvidenceDeps, token: string, contentTy
   } catch (err) {
     await deps.receipts.abandon(uploadId, mark);
     if (err instanceof WrongSize) throw new AppError('BAD_REQUEST', err.message);
+    // The client went away mid-body (its network's doing, not an internal fault); a store that
+    // failed (a full disk) stays a 500.
+    if (CUT_SHORT.has((err as NodeJS.ErrnoException).code ?? '')) throw new AppError('BAD_REQUEST', 'The upload body was cut short');
     throw err;
   }
   await deps.receipts.stored(uploadId, bytes.sha256(), expiresAt + CITE_WITHIN_MS);
