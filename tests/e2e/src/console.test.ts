@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,26 @@ async function signedIn(key: Key, on: System = sys): Promise<{ context: BrowserC
   return { context, page };
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+/**
+ * The shots docs/console.md shows, by the name this file takes them under. `UPDATE_DOCS_SCREENSHOTS=1`
+ * writes them into docs/images as well, so the docs' pictures are made here, never by hand.
+ */
+const DOCS_SHOTS: Record<string, string> = { queue: 'console-queue.png', case: 'console-case.png', player: 'console-player.png', appeal: 'console-appeal.png' };
+const DOCS_IMAGES = join(ROOT, 'docs', 'images');
+const shot = async (page: Page, name: string) => {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const docs = DOCS_SHOTS[name];
+  if (docs && process.env['UPDATE_DOCS_SCREENSHOTS'] === '1') await page.screenshot({ path: join(DOCS_IMAGES, docs), fullPage: true });
+};
+
+describe("docs/console.md's screenshots", () => {
+  it('are exactly the ones this test makes (UPDATE_DOCS_SCREENSHOTS=1 refreshes them)', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'console.md'), 'utf8');
+    const shown = [...doc.matchAll(/\]\(images\/([\w.-]+\.png)\)/g)].map((m) => m[1]!);
+    expect(shown.sort()).toEqual(Object.values(DOCS_SHOTS).sort());
+    for (const file of shown) expect(existsSync(join(DOCS_IMAGES, file)), file).toBe(true);
+  });
+});
 
 describe('GET /console', () => {
   it('serves the console with a Content-Security-Policy that allows no inline script', async () => {
