@@ -343,6 +343,7 @@ describe('appeals in the console (issue 28)', () => {
     await page.getByRole('button', { name: 'Overturn sanction' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Overturned: the appeal is overturned');
     await page.getByText(/overturn by bob \(claimed → overturned\): The clip shows no aim assistance/).waitFor();
+    await page.getByRole('definition').filter({ hasText: /^The clip shows no aim assistance$/ }).waitFor();
     await shot(page, 'appeal');
     const status = (await sys.get(`/v1/sanctions/${APPELLANT}`, admin.auth)).body;
     expect(status.banned).toBe(false);

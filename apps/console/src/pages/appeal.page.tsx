@@ -75,6 +75,12 @@ function AppealView({ appealId, me }: { appealId: string; me: Me }) {
                       <dt>State</dt>
                       <dd>{a.sanction.state}</dd>
                     </div>
+                    {a.sanction.liftReason !== undefined && (
+                      <div>
+                        <dt>Lifted because</dt>
+                        <dd className="text">{a.sanction.liftReason}</dd>
+                      </div>
+                    )}
                     <div>
                       <dt>Decided by</dt>
                       <dd>
