@@ -221,6 +221,29 @@ describe('GET /v1/sanctions (the feed)', () => {
     expect((await feed()).body.events.length).toBe(Math.min(100, paged.length));
   });
 
+  it('a full page is the same bytes for every reader, with an ETag (304 when it matches) and a long cache life; a page still filling is not cached', async () => {
+    const head = (await feed('?limit=1000')).body;
+    expect(head.events.length).toBeGreaterThan(2);
+    const url = `${sys.baseUrl}/v1/sanctions?limit=2`;
+    const first = await fetch(url, { headers: { authorization: admin.auth } });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"feed-/);
+    expect(first.headers.get('cache-control')).toContain('immutable');
+    const body = await first.text();
+    const again = await fetch(url, { headers: { authorization: admin.auth } });
+    expect(await again.text()).toBe(body);
+    expect(again.headers.get('etag')).toBe(etag);
+    const unchanged = await fetch(url, { headers: { authorization: admin.auth, 'if-none-match': etag! } });
+    expect(unchanged.status).toBe(304);
+    // The head: fewer events than asked, so later events may still join it.
+    const tail = await fetch(`${sys.baseUrl}/v1/sanctions?limit=1000&after=${head.events.at(-2).seq}`, { headers: { authorization: admin.auth } });
+    expect(((await tail.json()) as any).events).toHaveLength(1);
+    expect(tail.headers.get('etag')).toBeNull();
+    expect(tail.headers.get('cache-control')).toBe('no-cache');
+    // A key without sanctions.read is refused before any page is served, cached or not.
+    expect((await fetch(url, { headers: { authorization: 'rk_nope:nope' } })).status).toBe(401);
+  });
+
   it.each([['?after=abc', 'after'], ['?after=-1', 'after'], ['?after=1.5', 'after'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?limit=x', 'limit'], ['?other=1', 'other']])(
     '400 for %s',
     async (query, field) => {

@@ -17,7 +17,7 @@ import {
   SanctionUserParams,
 } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
-import { sanctionFeed } from '../use-cases/sanction-feed.js';
+import { FeedPages, sanctionFeed } from '../use-cases/sanction-feed.js';
 import { sanctionStatus } from '../use-cases/sanction-status.js';
 import { createTrustedSanctions, liftTrustedSanction, type TrustedSanctionDeps } from '../use-cases/trusted-sanctions.js';
 
@@ -29,6 +29,7 @@ const write = { permission: 'sanctions.write' } as const;
 /** The ban API for game servers: a player's sanctions (checked on join) and the feed of every change. */
 export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    const feedPages = new FeedPages();
     app.get(
       '/sanctions/:userId',
       {
@@ -60,7 +61,19 @@ export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: SanctionFeedResponse, ...errors },
         },
       },
-      async (req) => sanctionFeed(deps.store, req.query),
+      async (req, reply) => {
+        const page = await sanctionFeed(deps.store, req.query, feedPages);
+        reply.type('application/json; charset=utf-8');
+        if (page.etag !== null) {
+          // A full page never changes: a reader may keep it, and ask again with its ETag.
+          reply.header('etag', page.etag).header('cache-control', 'private, max-age=86400, immutable');
+          if (req.headers['if-none-match'] === page.etag) return reply.code(304).send(null as unknown as SanctionFeedResponse);
+        } else {
+          reply.header('cache-control', 'no-cache');
+        }
+        // Sent as built (the type provider only knows the parsed shape, hence the cast).
+        return reply.send(page.body as unknown as SanctionFeedResponse);
+      },
     );
 
     // The sanctions API for trusted systems (anti-cheat): sanctions without a report.

@@ -1,18 +1,58 @@
+import { createHash } from 'node:crypto';
 import type { SanctionFeedQuery, SanctionFeedResponse } from '@rm/contracts';
 import { toEventView } from '@rm/delivery';
+import { ExpiringCache } from '@rm/runtime';
 import type { Store } from '@rm/storage';
+
+/** A feed page as sent: its JSON's bytes, and for a full page (it never changes) its ETag. */
+export interface FeedPage {
+  body: Buffer;
+  etag: string | null;
+}
+
+/**
+ * Full pages of the feed, as sent. A page of `limit` events after a cursor never changes: events
+ * become readable in seq order (a page never holds seq n+1 while n is still to come), so every
+ * reader polling from that cursor gets the same bytes. Kept a while and bounded in bytes, not for
+ * ever: memory goes to the pages being read now.
+ */
+export class FeedPages {
+  // Kept as bytes: a page of 1,000 events is about a megabyte, encoded once, not per reader.
+  private readonly pages: ExpiringCache<FeedPage>;
+
+  constructor(limits: { ttlMs: number; maxBytes: number } = { ttlMs: 600_000, maxBytes: 32 * 2 ** 20 }) {
+    this.pages = new ExpiringCache(limits.ttlMs, { maxEntries: 10_000, maxBytes: limits.maxBytes, sizeOf: (key, page) => 2 * key.length + (page as FeedPage).body.length });
+  }
+
+  get(after: number, limit: number): FeedPage | undefined {
+    return this.pages.get(`${after}:${limit}`);
+  }
+
+  set(after: number, limit: number, page: FeedPage): void {
+    this.pages.set(`${after}:${limit}`, page);
+  }
+}
 
 /**
  * GET /v1/sanctions: the changes after the cursor, in seq order. `next` is the last seq of the
  * page, or the cursor itself when nothing newer exists yet, so a follower just keeps passing it.
+ * A full page is answered from `pages` once it was built.
  */
-export async function sanctionFeed(store: Store, query: SanctionFeedQuery): Promise<SanctionFeedResponse> {
+export async function sanctionFeed(store: Store, query: SanctionFeedQuery, pages?: FeedPages): Promise<FeedPage> {
   const after = Number(query.after ?? '0');
-  const events = await store.sanctionFeed(after, query.limit);
-  return {
+  const limit = query.limit;
+  const kept = pages?.get(after, limit);
+  if (kept !== undefined) return kept;
+  const events = await store.sanctionFeed(after, limit);
+  const page: SanctionFeedResponse = {
     success: true,
     // The webhook's body is the same view: a feed event and its webhook always agree.
     events: events.map(toEventView),
     next: String(events.at(-1)?.seq ?? after),
   };
+  const body = Buffer.from(JSON.stringify(page));
+  if (events.length < limit) return { body, etag: null };
+  const full = { body, etag: `"feed-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+  pages?.set(after, limit, full);
+  return full;
 }
