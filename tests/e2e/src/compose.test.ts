@@ -28,14 +28,17 @@ function nginxServers(conf: string): string[] {
 }
 
 /**
- * What a server does with a path, by nginx's prefix rules (`^~` and plain prefixes: the longest
- * match wins; the only kinds this configuration uses): its `return` or `proxy_pass` directive.
+ * The body of the location a server serves a path with, by nginx's prefix rules (`^~` and plain
+ * prefixes: the longest match wins; the only kinds this configuration uses); undefined when none.
  */
-function routeOf(server: string, path: string): string {
+function locationOf(server: string, path: string): string | undefined {
   const locations = [...server.matchAll(/location\s+(?:\^~\s+)?(\S+)\s*\{([^}]*)\}/g)].map((m) => ({ prefix: m[1]!, body: m[2]! }));
-  const match = locations.filter((l) => path.startsWith(l.prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0];
-  if (!match) return 'none';
-  return match.body.match(/(return \d+|proxy_pass \S+?);/)?.[1] ?? 'none';
+  return locations.filter((l) => path.startsWith(l.prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0]?.body;
+}
+
+/** What a server does with a path: its location's `return` or `proxy_pass` directive. */
+function routeOf(server: string, path: string): string {
+  return locationOf(server, path)?.match(/(return \d+|proxy_pass \S+?);/)?.[1] ?? 'none';
 }
 const documented = new Set([...configuration.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
 
@@ -88,8 +91,7 @@ describe('docker-compose.yml', () => {
     const mib = (size: string) => Number(/^(\d+)([km])$/.exec(size)![1]) * (size.endsWith('m') ? 1024 * 1024 : 1024);
     /** The client_max_body_size that applies to a path: its location's, else the server's. */
     const bodyLimit = (server: string, path: string) => {
-      const locations = [...server.matchAll(/location\s+(?:\^~\s+)?(\S+)\s*\{([^}]*)\}/g)].filter((m) => path.startsWith(m[1]!));
-      const body = locations.sort((a, b) => b[1]!.length - a[1]!.length)[0]?.[2] ?? '';
+      const body = locationOf(server, path) ?? '';
       const size = /client_max_body_size (\S+);/.exec(body)?.[1] ?? /^\s*client_max_body_size (\S+);/m.exec(server.replace(/location[^{]*\{[^}]*\}/g, ''))![1]!;
       return mib(size);
     };
