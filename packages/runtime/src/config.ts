@@ -50,9 +50,11 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
  * must share are required instead of falling back to files of this host: MongoDB, and the S3
  * bucket in processes that keep evidence (those that declare EVIDENCE_S3_BUCKET).
  */
+export const SHARED_STORAGE_VARIABLES = ['MONGODB_URL', 'EVIDENCE_S3_BUCKET'] as const;
+
 function sharedStorageMissing(variables: string[], config: Record<string, unknown>): string[] {
   if (config['REQUIRE_SHARED_STORAGE'] !== true) return [];
-  const required = ['MONGODB_URL', 'EVIDENCE_S3_BUCKET'].filter((v) => variables.includes(v) && config[v] === undefined);
+  const required = SHARED_STORAGE_VARIABLES.filter((v) => variables.includes(v) && config[v] === undefined);
   return required.map((v) => `${v}: is required when REQUIRE_SHARED_STORAGE is true (a file of this host is no store for several) (got null)`);
 }
 

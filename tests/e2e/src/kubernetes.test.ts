@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { QUEUES, SANCTIONS_API_LIMITS, type QueueKey } from '@rm/contracts';
-import { commonConfig, configVariables, createRedis, loadConfig, openQueue, SHUTDOWN_GRACE_MS, type Redis } from '@rm/runtime';
+import { commonConfig, configVariables, createRedis, loadConfig, openQueue, SHARED_STORAGE_VARIABLES, SHUTDOWN_GRACE_MS, type Redis } from '@rm/runtime';
 import { freePort, killOnExit, redisUrl, ROOT } from './harness.js';
 
 // deploy/kubernetes, checked without a cluster: both overlays rendered by `kubectl kustomize`,
@@ -420,7 +420,7 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
     const documented = new Set([...command.matchAll(/--from-literal=([a-z0-9-]+)=/g)].map((m) => m[1]!));
     const required = new Set<string>();
     // REQUIRE_SHARED_STORAGE makes these variables required where the process declares them.
-    const sharedStorage = ['MONGODB_URL', 'EVIDENCE_S3_BUCKET'];
+    const sharedStorage: readonly string[] = SHARED_STORAGE_VARIABLES;
     for (const c of workloads(prod).flatMap((w) => podSpecOf(w).containers)) {
       const shared = (c.env ?? []).some((e: any) => e.name === 'REQUIRE_SHARED_STORAGE' && e.value === 'true');
       for (const e of c.env ?? []) {
