@@ -5,6 +5,7 @@ import type { ApiKeyRecord } from '@rm/storage';
 import type { ReportGuard } from '@rm/report-guard';
 import { rateLimited } from '../errors/refusals.js';
 import { orUnavailable } from '../errors/unavailable.js';
+import { keyHasPermission } from '../use-cases/key-permissions.js';
 import { ApiKeyCache } from './api-key-cache.js';
 
 declare module 'fastify' {
@@ -19,10 +20,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: ApiKeyRecord;
   }
-}
-
-export function keyHasPermission(key: ApiKeyRecord, permission: Permission): boolean {
-  return key.admin || key.permissions.includes(permission);
 }
 
 /**

@@ -15,7 +15,7 @@ import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord, NewSanction, SanctionRecord, Store } from '@rm/storage';
 import { sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
 import { assembleStatement, kindsOf, type TriagePolicy } from '@rm/triage';
-import { keyHasPermission } from '../http/auth.js';
+import { keyHasPermission } from './key-permissions.js';
 import { unknownName } from './known-kinds.js';
 import { fieldsChangedSince } from './sanction-retries.js';
 import { creatorNames, toView } from './sanction-status.js';
