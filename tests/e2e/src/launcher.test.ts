@@ -20,12 +20,14 @@ const free = (port: number) =>
     s.listen({ port, host: '127.0.0.1', exclusive: true }, () => s.close(() => resolve(true)));
   });
 
-/** A base with base, base+1 and base+2 free (the three workers' metrics ports), away from `avoid`. */
+/** A base with base to base+3 free (the four workers' metrics ports), away from `avoid`. */
 async function metricsBase(avoid: number[]): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    // Below Linux's ephemeral range (32768 and up), where any outgoing connection of another test
+    // may hold a port between this probe and the launch; every worker's port free: base + 0 to 3.
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     if (avoid.some((a) => Math.abs(a - base) < 20)) continue;
-    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2)) && (await free(base + 3))) return base;
   }
 }
 
