@@ -24,6 +24,11 @@ export interface EffectPayloads {
   'sanction.webhook': { sanctionId: string; type: SanctionEventType };
   /** The delayed job that expires a temporary sanction. */
   'sanction.expiry': { sanctionId: string; expiresAt: number };
+  /**
+   * A decision's per-report work (each report's outcome, each reporter's credibility), finished
+   * if the store left it unfinished (Store.settleDecision; the decision id is the source).
+   */
+  'reports.settle': { caseId: string };
   /** A delayed job on the deadlines queue (an appeal's SLA check, due at `dueAt`). */
   deadline: { job: DeadlineJob; dueAt: number };
 }
@@ -164,6 +169,9 @@ export function effectHandlers(deps: EffectDeps): Record<EffectKind, EffectHandl
       // Lifted (an undo, an appeal) or ended while it waited: there is nothing left to expire.
       const s = await deps.store.getSanction(p.sanctionId);
       if (s && (s.state === 'active' || s.state === 'scheduled')) await deps.scheduleExpiry(p.sanctionId, p.expiresAt);
+    },
+    'reports.settle': async (e) => {
+      await deps.store.settleDecision(e.sourceId);
     },
     deadline: async (e) => {
       const p = payload<'deadline'>(e);

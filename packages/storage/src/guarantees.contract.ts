@@ -26,6 +26,10 @@ const triage = (caseId: string): CaseTriageRecord => ({
   updatedAt: 2_000,
 });
 
+/** A brigade: reports about one player from this many callers at once (intake workers), this many in all. */
+export const FLOOD_CALLERS = 8;
+export const FLOOD_REPORTS = 2_000;
+
 /** Longer than the first reply batch of a MongoDB find or aggregate (101 documents). */
 const MORE_THAN_ONE_REPLY = 130;
 
@@ -156,6 +160,57 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
         expect((await store.caseHistory(raced.id)).map((e) => e.action)).toEqual(['claim']);
         expect(await store.getCase(approved.id)).toMatchObject({ state: 'approved', version: approved.version });
         expect(await store.getCase(other.id)).toMatchObject({ state: 'claimed' });
+      });
+    });
+
+    describe('a flood of reports about one player (a brigade)', { timeout: 300_000 }, () => {
+      /** `total` reports about `userId` from `callers` concurrent callers, each storing batches of `batch` in turn. */
+      const flood = (prefix: string, userId: string, total: number, callers = FLOOD_CALLERS, batch = 25) =>
+        Promise.all(
+          Array.from({ length: callers }, async (_, caller) => {
+            const saved = [];
+            for (let from = caller * batch; from < total; from += callers * batch) {
+              const ids = Array.from({ length: Math.min(batch, total - from) }, (_, i) => from + i);
+              saved.push(...(await store.saveReports(ids.map((i) => report(`${prefix}-${i}`, userId, 1_000 + i, { reporterId: `rep-${i % 97}` })))));
+            }
+            return saved;
+          }),
+        ).then((all) => all.flat());
+
+      it(`${FLOOD_REPORTS} reports from ${FLOOD_CALLERS} concurrent callers: each stored once, all in one case, opened once`, async () => {
+        const saved = await flood('f', 'target', FLOOD_REPORTS);
+        expect(saved).toHaveLength(FLOOD_REPORTS);
+        expect(saved.every((s) => s.created)).toBe(true);
+        expect(saved.filter((s) => s.openedCase)).toHaveLength(1);
+        const cases = new Set(saved.map((s) => s.caseId));
+        expect(cases.size).toBe(1);
+        const [caseId] = cases;
+        expect((await store.caseReportIds(caseId!)).length).toBe(FLOOD_REPORTS);
+        expect((await store.listReportsByUser('target', { offset: 0, limit: 0 })).total).toBe(FLOOD_REPORTS);
+        expect((await store.openCaseOfUser('target'))?.id).toBe(caseId);
+      });
+
+      it('a decision during the flood: each report is decided with the case, with its outcome, or lands in the next case', async () => {
+        const [first] = await store.saveReports([report('d-first', 'target', 500, { reporterId: 'rep-first' })]);
+        const kase = (await store.getCase(first!.caseId))!;
+        const flooding = flood('d', 'target', 600);
+        const decided = (await store.transitionCase(move(kase, 'approved')))!;
+        const saved = await flooding;
+        const ids = ['d-first', ...saved.map((s) => s.reportId)];
+        const inDecided = new Set(await store.caseReportIds(decided.id));
+        const next = await store.openCaseOfUser('target');
+        const inNext = new Set(next ? await store.caseReportIds(next.id) : []);
+        // Every report in exactly one of the two, and answered with the case it is in.
+        expect(ids.filter((id) => inDecided.has(id) === inNext.has(id))).toEqual([]);
+        for (const s of saved) expect(s.caseId).toBe(inDecided.has(s.reportId) ? decided.id : next!.id);
+        // A report in the decided case has its outcome: none left undecided in a decided case.
+        const outcomes = new Map<string, boolean>();
+        for (const reporter of new Set(['rep-first', ...Array.from({ length: 97 }, (_, i) => `rep-${i}`)])) {
+          for (const o of await store.reporterOutcomes({ platform: 'gameplatform', id: reporter }, 0, 1_000)) outcomes.set(o.reportId, o.actioned);
+        }
+        expect([...inDecided].filter((id) => outcomes.get(id) !== true)).toEqual([]);
+        expect([...inNext].filter((id) => outcomes.has(id))).toEqual([]);
+        expect(inDecided.has('d-first')).toBe(true);
       });
     });
 

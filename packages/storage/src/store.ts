@@ -81,6 +81,14 @@ export interface Store {
    * Throws OpenCaseConflictError when reopening would give the user two open cases.
    */
   transitionCase(transition: Transition): Promise<CaseRecord | null>;
+  /**
+   * Finishes the per-report work of a decision (each report's outcome, each reporter's
+   * credibility) if a stopped process left it unfinished; idempotent. The MongoDB store settles it
+   * after the decision's commit, a bounded page per transaction, before transitionCase returns; the
+   * SQLite store does it in the decision's transaction and has nothing left to do. Run by the
+   * decision's `reports.settle` effect.
+   */
+  settleDecision(decisionId: string): Promise<void>;
   findDecision(decisionId: string): Promise<CaseEvent | null>;
   /** Oldest first. */
   caseHistory(caseId: string): Promise<CaseEvent[]>;
@@ -199,7 +207,7 @@ export interface Store {
   scanReports(cursor: string | null, limit: number): Promise<{ reports: ReportRecord[]; cursor: string | null }>;
 
   // Reporter outcomes (docs/reporter-outcomes.md). transitionCase keeps them: a decision gives each
-  // report of the case its outcome, an undo marks each reopened, in its transaction.
+  // report of the case its outcome, an undo marks each reopened, before it returns (settleDecision).
   /**
    * The reporter's reports whose case was decided (or reopened by an undo), each once, in the order
    * of its latest change (seq), with seq > `after`, at most `limit`. A reader paging by the last seq

@@ -5,8 +5,9 @@ import type { Collections } from './collections.js';
 import { toAppeal, toAppealEvent, type AppealDoc } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { caseIdIs, numberIn } from './partial-filters.js';
-import { appendFeedEvents, endSanction, feedEvent, recordEffects, SANCTION_TRANSACTION, type PendingFeedEvent } from './sanctions.js';
+import { appendFeedEvents, endSanction, feedEvent, recordEffects, type PendingFeedEvent } from './sanctions.js';
 import { uncountApproval } from './triage.js';
+import { runTransaction } from './transactions.js';
 
 type AppealMethods = Pick<
   Store,
@@ -20,7 +21,7 @@ type AppealMethods = Pick<
  * every sanction-changing transaction: see appendFeedEvents) commit together or not at all.
  */
 export function appealMethods(client: MongoClient, c: Collections): AppealMethods {
-  const inTransaction = <T>(work: (s: ClientSession) => Promise<T>) => client.withSession((session) => session.withTransaction(work, SANCTION_TRANSACTION));
+  const inTransaction = <T>(work: (s: ClientSession) => Promise<T>) => runTransaction(client, work);
 
   const create = async (a: NewAppeal, s: ClientSession): Promise<{ appeal: AppealRecord; created: boolean }> => {
     const existing = await c.appeals.findOne({ sanctionId: a.sanctionId }, { session: s });

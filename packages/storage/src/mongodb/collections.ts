@@ -1,4 +1,5 @@
-import type { Collection, Db } from 'mongodb';
+import type { ClientSession, Collection, Db, Document } from 'mongodb';
+import { MONGO_LIMITS } from './connect.js';
 import type {
   AppealDoc,
   AppealEventDoc,
@@ -18,6 +19,7 @@ import type {
   ReportDoc,
   ReporterStatsDoc,
   ReportOutcomeDoc,
+  SettlementDoc,
   SanctionDoc,
   SanctionEventDoc,
   SlaBreachDoc,
@@ -48,6 +50,7 @@ export const COLLECTION_NAMES = {
   reportOutcomes: 'report_outcomes',
   appeals: 'appeals',
   appealEvents: 'appeal_events',
+  settlements: 'settlements',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -74,11 +77,12 @@ export interface Collections {
   reportOutcomes: Collection<ReportOutcomeDoc>;
   appeals: Collection<AppealDoc>;
   appealEvents: Collection<AppealEventDoc>;
+  settlements: Collection<SettlementDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
   const n = COLLECTION_NAMES;
-  return {
+  const all: Collections = {
     reports: db.collection<ReportDoc>(n.reports),
     cases: db.collection<CaseDoc>(n.cases),
     events: db.collection<EventDoc>(n.events),
@@ -101,5 +105,36 @@ export function collectionsOf(db: Db): Collections {
     reportOutcomes: db.collection<ReportOutcomeDoc>(n.reportOutcomes),
     appeals: db.collection<AppealDoc>(n.appeals),
     appealEvents: db.collection<AppealEventDoc>(n.appealEvents),
+    settlements: db.collection<SettlementDoc>(n.settlements),
   };
+  return Object.fromEntries(Object.entries(all).map(([name, collection]) => [name, boundedReads(collection as Collection<Document>)])) as unknown as Collections;
+}
+
+/** The read methods, and where each takes its options. */
+const READ_OPTIONS_AT: Record<string, number> = { find: 1, findOne: 1, aggregate: 1, countDocuments: 1, distinct: 2 };
+
+/**
+ * The collection with every read outside a transaction bounded on the server (maxTimeMS:
+ * MONGO_LIMITS.readMS) unless the read sets its own: a query the server cannot answer in time
+ * fails, and its job or request with it, instead of holding a connection. In one place, so no
+ * read is forgotten (the query-plan suite checks every read command carries it). A transaction's
+ * reads are bounded by the transaction's own limits instead (runTransaction).
+ */
+function boundedReads<T extends Document>(collection: Collection<T>): Collection<T> {
+  return new Proxy(collection, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      const at = typeof property === 'string' ? READ_OPTIONS_AT[property] : undefined;
+      if (at === undefined || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const options = (args[at] ?? {}) as { maxTimeMS?: number; session?: ClientSession };
+        if (options.maxTimeMS === undefined && !options.session?.inTransaction()) {
+          const filled = Array.from({ length: at + 1 }, (_, i) => args[i] ?? {});
+          filled[at] = { ...options, maxTimeMS: MONGO_LIMITS.readMS };
+          return (value as (...a: unknown[]) => unknown).apply(target, [...filled, ...args.slice(at + 1)]);
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }

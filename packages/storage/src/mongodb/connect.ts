@@ -13,6 +13,10 @@ export const MONGO_LIMITS = {
   writeTimeoutMS: 10_000,
   /** How long a transaction's commit may take on the server. */
   maxCommitTimeMS: 10_000,
+  /** How long a transaction may take in all, its retries and its commit's majority wait included (runTransaction). */
+  transactionMS: 10_000,
+  /** How long a read outside a transaction may run on the server (maxTimeMS, collections.ts). */
+  readMS: 10_000,
   /** At start: how long the first contact may take before the deployment is diagnosed. */
   startupProbeMS: 5_000,
 } as const;

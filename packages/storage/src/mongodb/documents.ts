@@ -72,11 +72,6 @@ export type CaseDoc = Omit<CaseRecord, 'id' | 'slaBreached'> & {
   openedBy: string;
   /** Set, and true, once the case waited unclaimed past its SLA (recordSlaBreach). */
   slaBreached?: true;
-  /**
-   * Reports stored into the case (absent on cases of older versions). Written by every save, so a
-   * save and a decision on the case conflict and serialize (see save-reports.ts).
-   */
-  reportCount?: number;
   /** The case's triage as last computed; absent until then. */
   triage?: Omit<CaseTriageRecord, 'caseId'>;
 };
@@ -91,7 +86,17 @@ export const toCase = (d: CaseDoc): CaseRecord => ({
   slaBreached: d.slaBreached === true,
 });
 
-export type ReportDoc = Omit<ReportRecord, 'id'> & { _id: string };
+export type ReportDoc = Omit<ReportRecord, 'id'> & {
+  _id: string;
+  /**
+   * Present, and true, from the report's insert until its save saw its case open (or moved it off
+   * a decided one): a save interrupted in between finishes it when the report is saved again
+   * (save-reports.ts). Absent on reports of older versions.
+   */
+  pending?: true;
+  /** The decision whose settlement last gave this report its outcome (settlements.ts). */
+  settledBy?: string;
+};
 
 // createEvidence is written only when given, so a report reads back exactly as it was saved.
 const toEvidence = (e: NewReport['evidence'][number]) => ({
@@ -230,6 +235,23 @@ export interface ReportOutcomeDoc {
 }
 
 /** A one-time data migration that has run (migrations.ts); `_id` is its name. */
+/**
+ * A decision's settlement still under way: the outcome and credibility change its case's reports
+ * are owed, and how far the pages have gone (settlements.ts). Deleted when the last page is done.
+ */
+export interface SettlementDoc {
+  /** The decision's id. */
+  _id: string;
+  caseId: string;
+  actioned: boolean;
+  reopened: boolean;
+  /** The reporters' credibility change: the decided state counted, +1 for a decision, -1 for its undo. */
+  count: { state: 'approved' | 'dismissed'; step: 1 | -1 } | null;
+  at: number;
+  /** The last report settled, in the order of reports_by_case_reporter; null before the first page. */
+  after: { platform: string; reporterId: string; id: string } | null;
+}
+
 export interface MigrationDoc {
   _id: string;
   doneAt: number;

@@ -1,16 +1,14 @@
-import type { MongoClient, TransactionOptions } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import { DECIDED_STATES, type EvidenceAction, type EvidenceItemRecord, type EvidenceState } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import type { EvidenceDoc } from './documents.js';
 import { caseIdIn } from './partial-filters.js';
+import { runTransaction } from './transactions.js';
 
 const idOf = (reportId: string, index: number) => `${reportId}/${index}`;
 const toItem = ({ _id: _ignored, ...item }: EvidenceDoc): EvidenceItemRecord => item;
 const ACTION: Record<EvidenceState, EvidenceAction> = { captured: 'evidence.captured', failed: 'evidence.failed', deleted: 'evidence.deleted' };
-
-/** Majority writes and snapshot reads, as decisions use: a recorded capture survives a failover. */
-const EVIDENCE_TRANSACTION: TransactionOptions = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' }, readPreference: 'primary' };
 
 type EvidenceMethods = Pick<Store, 'recordEvidence' | 'evidenceOfReports' | 'evidenceAudit' | 'expiredEvidence' | 'deleteEvidence'>;
 
@@ -18,10 +16,9 @@ type EvidenceMethods = Pick<Store, 'recordEvidence' | 'evidenceOfReports' | 'evi
 export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMethods {
   return {
     // Two workers recording one item at once both read "none" and both write: the second
-    // transaction's write conflicts, withTransaction runs it again, and it then finds the first's.
+    // transaction's write conflicts, runTransaction runs it again, and it then finds the first's.
     recordEvidence: (item) =>
-      client.withSession((session) =>
-        session.withTransaction(async (s) => {
+      runTransaction(client, async (s) => {
           const _id = idOf(item.reportId, item.index);
           const before = await c.evidence.findOne({ _id }, { session: s });
           if (before && before.state !== 'failed') return toItem(before);
@@ -29,8 +26,7 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
           const detail = item.failure === null ? item.detail : `${item.failure}: ${item.detail ?? ''}`;
           await c.evidenceAudit.insertOne({ reportId: item.reportId, index: item.index, action: ACTION[item.state], sha256: item.sha256, detail, at: item.at }, { session: s });
           return item;
-        }, EVIDENCE_TRANSACTION),
-      ),
+        }),
     async evidenceOfReports(reportIds) {
       if (reportIds.length === 0) return [];
       return (await c.evidence.find({ reportId: { $in: reportIds } }).sort({ reportId: 1, index: 1 }).toArray()).map(toItem);
@@ -67,9 +63,8 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
       });
     },
     deleteEvidence: (keys, at) =>
-      client.withSession((session) =>
-        session.withTransaction(async (s) => {
-          // Built anew on each run: withTransaction may run this callback again.
+      runTransaction(client, async (s) => {
+          // Built anew on each run: runTransaction may run this callback again.
           const hashes = new Set<string>();
           for (const key of keys) {
             const doc = await c.evidence.findOneAndUpdate({ _id: idOf(key.reportId, key.index), state: 'captured' }, { $set: { state: 'deleted', at } }, { session: s, returnDocument: 'before' });
@@ -82,7 +77,6 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
             if ((await c.evidence.findOne({ sha256, state: 'captured' }, { session: s, projection: { _id: 1 } })) === null) unheld.push(sha256);
           }
           return unheld;
-        }, EVIDENCE_TRANSACTION),
-      ),
+        }),
   };
 }

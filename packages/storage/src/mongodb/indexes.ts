@@ -15,7 +15,11 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
     { key: { userId: 1, receivedAt: -1, _id: -1 }, name: 'reports_by_user_time' },
     // A case's reports oldest first, and its reporters.
     { key: { caseId: 1, receivedAt: 1, _id: 1 }, name: 'reports_by_case' },
+    // A decision's settlement a page at a time, each reporter's reports together (settlements.ts).
+    { key: { caseId: 1, reporterPlatform: 1, reporterId: 1, _id: 1 }, name: 'reports_by_case_reporter' },
   ]);
+  // A case's settlements still under way: a decision on the case waits for them (settlements.ts).
+  await c.settlements.createIndexes([{ key: { caseId: 1 }, name: 'settlements_by_case' }]);
   await c.cases.createIndexes([
     // At most one open case per user. `open: true` exists only on open and claimed cases: an
     // equality filter works on every server version, where `$in` needs MongoDB 6.0.

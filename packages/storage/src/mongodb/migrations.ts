@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation, ClientSession, MongoClient } from 'mongodb'
 import type { Collections } from './collections.js';
 import type { ReporterStatsDoc } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
-import { DECISION_TRANSACTION } from './transition-case.js';
+import { runTransaction } from './transactions.js';
 import { appendOutcomes, type PendingOutcome } from './reporter-outcomes.js';
 
 /** The migrations document recording that reporter credibility was counted from past decisions. */
@@ -30,7 +30,7 @@ export async function backfillReporterStats(client: MongoClient, c: Collections)
   if (await c.migrations.findOne({ _id: REPORTER_STATS_BACKFILL })) return;
   for (let race = 1; ; race++) {
     try {
-      await client.withSession((session) => session.withTransaction((s) => backfillIn(c, s), DECISION_TRANSACTION));
+      await runTransaction(client, (s) => backfillIn(c, s));
       return;
     } catch (err) {
       // Another process recorded the backfill, or created a reporter's document, since our snapshot.
@@ -100,7 +100,7 @@ export async function backfillReportOutcomes(client: MongoClient, c: Collections
   if (await c.migrations.findOne({ _id: REPORT_OUTCOMES_BACKFILL })) return;
   for (let race = 1; ; race++) {
     try {
-      await client.withSession((session) => session.withTransaction((s) => backfillOutcomesIn(c, s), DECISION_TRANSACTION));
+      await runTransaction(client, (s) => backfillOutcomesIn(c, s));
       return;
     } catch (err) {
       if (!isDuplicateKey(err) || race >= MAX_RACES) throw err;

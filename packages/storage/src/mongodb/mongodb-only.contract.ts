@@ -1,6 +1,8 @@
 import { MongoClient, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { caseMover, report } from '../fixtures.contract.js';
+import { FLOOD_CALLERS, FLOOD_REPORTS } from '../guarantees.contract.js';
+import { SETTLEMENT_PAGE } from './settlements.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
 import { connectMongo } from './connect.js';
@@ -23,6 +25,8 @@ export interface MongoSuiteContext {
   /** Another store on the last fresh database (another process, in effect). */
   sameDatabase(): Promise<Store>;
   lastDatabase(): string;
+  /** How many attempts each transaction of the stores took, in the order they ended (cleared by a test that reads it). */
+  attempts: number[];
 }
 
 const move = caseMover('mongo-only');
@@ -111,6 +115,84 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
       } finally {
         await b.close();
         await c.close();
+      }
+    });
+  });
+
+  describe('MongoDB store: floods and big cases', () => {
+    it(`${FLOOD_REPORTS} reports about one player from ${FLOOD_CALLERS} callers on two processes: no transaction retried more than 3 times`, { timeout: 300_000 }, async () => {
+      const a = await ctx.freshStore();
+      const b = await ctx.sameDatabase();
+      try {
+        ctx.attempts.length = 0;
+        const perCaller = FLOOD_REPORTS / FLOOD_CALLERS;
+        const saved = (
+          await Promise.all(
+            Array.from({ length: FLOOD_CALLERS }, async (_, caller) => {
+              const s = caller % 2 === 0 ? a : b;
+              const out = [];
+              for (let i = 0; i < perCaller; i += 25) {
+                out.push(...(await s.saveReports(Array.from({ length: 25 }, (_, k) => report(`fl-${caller}-${i + k}`, 'target', 1_000 + i + k, { reporterId: `rep-${k}` })))));
+              }
+              return out;
+            }),
+          )
+        ).flat();
+        expect(new Set(saved.map((x) => x.caseId)).size).toBe(1);
+        expect((await a.caseReportIds(saved[0]!.caseId)).length).toBe(FLOOD_REPORTS);
+        expect(ctx.attempts.length).toBeGreaterThanOrEqual(FLOOD_REPORTS / 25);
+        expect(Math.max(...ctx.attempts) - 1, 'retries of the most retried transaction').toBeLessThanOrEqual(3);
+        // Nothing is left marked pending once every save has returned.
+        expect(await db().collection(COLLECTION_NAMES.reports).countDocuments({ pending: true })).toBe(0);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it('a decision on a case of 1,000 reports settles them a bounded page per transaction: every outcome, each reporter counted once', { timeout: 120_000 }, async () => {
+      const s = await ctx.freshStore();
+      try {
+        // 250 reporters of 4 reports each, so reporters straddle the pages.
+        for (let i = 0; i < 1_000; i += 100) {
+          await s.saveReports(Array.from({ length: 100 }, (_, k) => report(`big-${i + k}`, 'target', 1_000 + i + k, { reporterId: `rep-${String((i + k) % 250).padStart(3, '0')}` })));
+        }
+        const kase = (await s.openCaseOfUser('target'))!;
+        ctx.attempts.length = 0;
+        await s.transitionCase(move(kase, 'approved'));
+        // The decision's own transaction, then ceil(1,000 / SETTLEMENT_PAGE) pages and the last, empty one.
+        expect(ctx.attempts).toHaveLength(1 + Math.ceil(1_000 / SETTLEMENT_PAGE) + 1);
+        const reporters = Array.from({ length: 250 }, (_, i) => ({ platform: 'gameplatform', id: `rep-${String(i).padStart(3, '0')}` }));
+        expect((await s.reporterStats(reporters)).filter((r) => r.approved !== 1 || r.dismissed !== 0)).toEqual([]);
+        let outcomes = 0;
+        for (const r of reporters) outcomes += (await s.reporterOutcomes(r, 0, 10)).filter((o) => o.actioned && o.caseId === kase.id).length;
+        expect(outcomes).toBe(1_000);
+        expect(await db().collection(COLLECTION_NAMES.settlements).countDocuments({})).toBe(0);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('a save stopped before it admitted its reports: saved again, a report the decision did not settle moves to the next case', async () => {
+      const s = await ctx.freshStore();
+      try {
+        const [first] = await s.saveReports([report('st-1', 'target', 1_000)]);
+        const decided = (await s.transitionCase(move((await s.getCase(first!.caseId))!, 'approved')))!;
+        // As a save stopped between its commit and its admission, while the case was decided.
+        const reports = db().collection(COLLECTION_NAMES.reports);
+        const { settledBy: _settled, ...settled } = (await reports.findOne({ _id: 'st-1' as never }))!;
+        const stray = { ...settled, _id: 'st-2', receivedAt: 1_100, pending: true };
+        await reports.insertOne(stray as never);
+        await reports.insertOne({ ...stray, _id: 'st-3', settledBy: 'an-earlier-settlement' } as never);
+        const [again, reached] = await s.saveReports([report('st-2', 'target', 1_100), report('st-3', 'target', 1_200)]);
+        const next = (await s.openCaseOfUser('target'))!;
+        expect(again).toEqual({ reportId: 'st-2', caseId: next.id, created: false, openedCase: true });
+        expect(reached).toEqual({ reportId: 'st-3', caseId: decided.id, created: false, openedCase: false });
+        expect(await s.caseReportIds(decided.id)).toEqual(['st-1', 'st-3']);
+        expect(await s.caseReportIds(next.id)).toEqual(['st-2']);
+        expect(await reports.countDocuments({ pending: true })).toBe(0);
+      } finally {
+        await s.close();
       }
     });
   });

@@ -13,6 +13,8 @@ import { saveReports } from './save-reports.js';
 import { backfillBoundModerators, backfillReportOutcomes, backfillReporterStats } from './migrations.js';
 import { migrateBans, sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
+import { settle } from './settlements.js';
+import { watchTransactions } from './transactions.js';
 import { triageMethods } from './triage.js';
 import { refuseUndefinedKeys } from './undefined-keys.js';
 import { evidenceMethods } from './evidence.js';
@@ -20,9 +22,10 @@ import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
 import { transparencyMethods } from './transparency.js';
 
-/** What a test may watch: every command the store sends (the query-plan suite lists their shapes). */
+/** What a test may watch: every command the store sends (the query-plan suite lists their shapes), and how many attempts each transaction took. */
 export interface MongoStoreOptions {
   onCommand?: (command: Document) => void;
+  onTransaction?: (attempts: number) => void;
 }
 
 /**
@@ -30,9 +33,10 @@ export interface MongoStoreOptions {
  * cluster (decisions are transactions); creates its collections and indexes at start.
  */
 export async function openMongoStore(url: string, dbName: string, options: MongoStoreOptions = {}): Promise<Store> {
-  const { onCommand } = options;
+  const { onCommand, onTransaction } = options;
   const client = await connectMongo(url, { monitorCommands: onCommand !== undefined });
   if (onCommand) client.on('commandStarted', (e) => onCommand(e.command));
+  if (onTransaction) watchTransactions(client, onTransaction);
   try {
     const db = client.db(dbName);
     const c = collectionsOf(db);
@@ -130,6 +134,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
       return groups.map((g) => ({ platform: g._id.platform, id: g._id.id }));
     },
     transitionCase: (t) => transitionCase(client, c, t),
+    settleDecision: (decisionId) => settle(client, c, decisionId),
     async findDecision(decisionId) {
       const doc = await c.events.findOne({ decisionId });
       return doc ? toEvent(doc) : null;

@@ -25,15 +25,18 @@ function describeMongoStore(server: TestServer): void {
   const databases: string[] = [];
   // Every query the stores send, for the query-plan suite (last below).
   const log = new QueryLog();
+  // The attempts of every transaction the stores run (a flood must not retry them).
+  const attempts: number[] = [];
+  const watch = { onCommand: log.record, onTransaction: (n: number) => attempts.push(n) };
 
   /** A store on a database of its own, dropped after the test. */
   const freshStore = async (): Promise<Store> => {
     const name = `rm_test_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
     databases.push(name);
-    return openMongoStore(server.url, name, { onCommand: log.record });
+    return openMongoStore(server.url, name, watch);
   };
   /** A second store on the database the last freshStore() opened: another process, in effect. */
-  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, { onCommand: log.record });
+  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, watch);
 
   afterEach(async () => {
     for (const name of databases.splice(0)) await admin.db(name).dropDatabase();
@@ -45,7 +48,7 @@ function describeMongoStore(server: TestServer): void {
   }, 120_000);
 
   describeStoreContract('mongodb', freshStore);
-  describeMongoProduction({ server, admin, freshStore, sameDatabase, lastDatabase: () => databases.at(-1)! });
+  describeMongoProduction({ server, admin, freshStore, sameDatabase, lastDatabase: () => databases.at(-1)!, attempts });
   describeSharedStoreContract('mongodb', async () => [await freshStore(), await sameDatabase()]);
 
   describe('MongoDB store: several clients on one database', () => {

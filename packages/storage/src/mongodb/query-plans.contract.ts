@@ -6,6 +6,7 @@ import { SLA_BREACHED_FLAG, type CaseSort, type NewSanction, type SanctionFilter
 import { statementFixture } from '../statements.contract.js';
 import type { Store } from '../store.js';
 import { COLLECTION_NAMES } from './collections.js';
+import { SETTLEMENT_PAGE } from './settlements.js';
 import type { MongoSuiteContext } from './mongodb-only.contract.js';
 
 /**
@@ -31,9 +32,13 @@ interface Query {
 /** The shapes sent by stores opened with `record`, and those sent while an entry runs. */
 export class QueryLog {
   readonly seen = new Map<string, Document>();
+  /** Reads sent outside a transaction without maxTimeMS: there must be none (collections.ts bounds them all). */
+  readonly unbounded = new Set<string>();
   private bucket: Map<string, Query> | null = null;
 
   readonly record = (command: Document): void => {
+    const read = ['find', 'aggregate', 'count', 'distinct'].find((name) => typeof command[name] === 'string');
+    if (read && command['txnNumber'] === undefined && command['maxTimeMS'] === undefined) this.unbounded.add(`${read} ${String(command[read])}`);
     for (const q of queriesOf(command)) {
       if (!this.seen.has(q.key)) this.seen.set(q.key, q.explain);
       if (this.bucket && !this.bucket.has(q.key)) this.bucket.set(q.key, q);
@@ -257,7 +262,9 @@ const HOT_PATHS: Entry[] = [
       const effects = [{ id: 'qp-eff-1', kind: 'sanction.kick', payload: null }];
       const approved = (await s.transitionCase(move(a, 'approved', { ban: 'set', effects, sanction: { reason: 'cheat', expiresAt: 6_000, category: 'cheating' } })))!;
       await s.transitionCase(move(await caseOf(s, USERS[3]!), 'dismissed'));
-      const undone = (await s.transitionCase(move(approved, 'open', { ban: 'lift', caseMessage: { caseId: approved.id, channel: 'c', messageId: 'm', updatedAt: 7_000 } })))!;
+      const undo = move(approved, 'open', { ban: 'lift', caseMessage: { caseId: approved.id, channel: 'c', messageId: 'm', updatedAt: 7_000 } });
+      const undone = (await s.transitionCase(undo))!;
+      await s.settleDecision(undo.event.decisionId);
       // Permanent: it holds the case's evidence and is appealed below.
       const again = (await s.transitionCase(move(undone, 'approved', { ban: 'set', sanction: { reason: 'cheat', expiresAt: null, category: 'cheating' } })))!;
       made['approvedCase'] = again.id;
@@ -442,6 +449,21 @@ const HOT_PATHS: Entry[] = [
     },
   },
   {
+    path: 'decisions',
+    name: 'a decision on a case of more than one settlement page; a report moved off a decided case',
+    async run({ s, db }) {
+      const many = Array.from({ length: 2 * SETTLEMENT_PAGE + 50 }, (_, i) => report(`qp-big-${i}`, USERS[4]!, 3_000 + i, { reporterId: `qp-big-rep${i % 300}` }));
+      for (let i = 0; i < many.length; i += 200) await s.saveReports(many.slice(i, i + 200));
+      const big = await caseOf(s, USERS[4]!);
+      await s.transitionCase(move(big, 'approved'));
+      // As a save stopped before admitting its report, whose case was decided meanwhile.
+      const reports = db().collection(COLLECTION_NAMES.reports);
+      const { settledBy: _settled, ...settledReport } = (await reports.findOne({ _id: 'qp-big-0' as never }))!;
+      await reports.insertOne({ ...settledReport, _id: 'qp-stray' as never, pending: true });
+      await s.saveReports([report('qp-stray', USERS[4]!, 9_000)]);
+    },
+  },
+  {
     path: 'start',
     name: 'start on a database in use: the bound moderators of trusted systems',
     scans: START_SCANS,
@@ -501,6 +523,7 @@ export function describeQueryPlans(ctx: QueryPlanContext): void {
       expect(Object.keys(plain!).filter((m) => !NOT_QUERIES.has(m) && !called.has(m)), 'store methods no hot-path entry calls').toEqual([]);
       const unlisted = [...ctx.log.seen].filter(([key]) => !listed.has(key)).map(([key, example]) => `${key}\n  e.g. ${JSON.stringify(example)}`);
       expect(unlisted, 'queries the contract run sent that no hot-path entry sends: add the call to HOT_PATHS').toEqual([]);
+      expect([...ctx.log.unbounded], 'reads sent outside a transaction without maxTimeMS').toEqual([]);
     });
   });
 }

@@ -1,14 +1,11 @@
-import type { MongoClient, TransactionOptions } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import type { CaseTimeline, OpenCaseSummary, SlaBreach } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
-import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import { isDuplicateKey } from './driver-errors.js';
+import { runTransaction } from './transactions.js';
 
 type QueueHealthMethods = Pick<Store, 'recordSlaBreach' | 'slaBreachesSince' | 'openCases' | 'countReportsSince' | 'caseTimelinesSince'>;
-
-const MAJORITY: TransactionOptions = { readConcern: { level: 'snapshot' }, writeConcern: MAJORITY_WRITE,
-  maxCommitTimeMS: MONGO_LIMITS.maxCommitTimeMS, readPreference: 'primary' };
 
 /** Thrown inside the transaction when the breach of this opening is already recorded. */
 class AlreadyRecorded extends Error {}
@@ -21,8 +18,7 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
     // The breach and the case's flag commit together, as in the SQLite store.
     async recordSlaBreach(b: SlaBreach) {
       try {
-        return await client.withSession((session) =>
-          session.withTransaction(async (s) => {
+        return await runTransaction(client, async (s) => {
             const kase = await c.cases.findOne({ _id: b.caseId }, { projection: { userId: 1 }, session: s });
             // An unknown case records nothing, as in the SQLite store.
             if (!kase) return false;
@@ -38,8 +34,7 @@ export function mongoQueueHealth(client: MongoClient, c: Collections): QueueHeal
             // userId: the shard key of a sharded `cases` (docs/scaling.md).
             await c.cases.updateOne({ _id: b.caseId, userId: kase.userId }, { $set: { slaBreached: true } }, { session: s });
             return true;
-          }, MAJORITY),
-        );
+          });
       } catch (err) {
         if (err instanceof AlreadyRecorded) return false;
         throw err;

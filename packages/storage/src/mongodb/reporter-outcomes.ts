@@ -1,6 +1,5 @@
 import type { ClientSession } from 'mongodb';
-import type { ReportOutcome, Transition } from '../records.js';
-import { outcomeChange } from '../reporter-outcomes.js';
+import type { ReportOutcome } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import type { ReportOutcomeDoc } from './documents.js';
@@ -8,26 +7,10 @@ import type { ReportOutcomeDoc } from './documents.js';
 /** The counter document every transaction that changes an outcome updates (see appendOutcomes). */
 export const OUTCOME_COUNTER = 'report_outcomes';
 
-/** An outcome still without its seq: the transaction appends it last (appendOutcomes). */
+/** An outcome still without its seq: the transaction appends it last (appendOutcomes); a settlement page's (settlements.ts). */
 export type PendingOutcome = Omit<ReportOutcomeDoc, 'seq'>;
 
 const toOutcome = (d: ReportOutcomeDoc): ReportOutcome => ({ seq: d.seq, reportId: d._id, caseId: d.caseId, actioned: d.actioned, reopened: d.reopened, at: d.at });
-
-/**
- * Inside transitionCase's transaction, with its reads: the new outcome of each report of the case
- * when the transition decides it or undoes its decision (outcomeChange), else none. The case's
- * compare-and-set has already written the case, so no report can join it before the commit (a
- * save writes the case it joins, and conflicts).
- */
-export async function prepareOutcomes(c: Collections, session: ClientSession, t: Transition): Promise<PendingOutcome[]> {
-  const change = outcomeChange(t);
-  if (!change) return [];
-  const reports = await c.reports
-    .find({ caseId: t.caseId }, { projection: { reporterPlatform: 1, reporterId: 1 }, session })
-    .sort({ receivedAt: 1, _id: 1 })
-    .toArray();
-  return reports.map((r) => ({ _id: r._id, platform: r.reporterPlatform, reporterId: r.reporterId, caseId: t.caseId, ...change, at: t.event.at }));
-}
 
 /**
  * In a transaction, as its last writes: the next seqs and the outcomes, each replacing its report's

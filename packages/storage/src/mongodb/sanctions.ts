@@ -1,13 +1,13 @@
-import type { ClientSession, Document, Filter, MongoClient, TransactionOptions } from 'mongodb';
+import type { ClientSession, Document, Filter, MongoClient } from 'mongodb';
 import type { StatementOfReasons } from '@rm/contracts';
 import type { EffectRecord, LadderNote, NewEffect, SanctionEnd, SanctionEvent, SanctionEventType, SanctionRecord, SanctionSource, SanctionSummary, SanctionTally, StoredSanction } from '../records.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { effectCreatedAt } from '../effect-records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
-import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 import { caseIdIs } from './partial-filters.js';
+import { runTransaction } from './transactions.js';
 
 /** The fields toSummary reads. */
 const SUMMARY_FIELDS = { _id: 1, caseId: 1, kind: 1, blocksLogin: 1, category: 1, state: 1, createdAt: 1, effectiveAt: 1, expiresAt: 1 } as const;
@@ -81,14 +81,6 @@ const toEffect = (d: EffectDoc): EffectRecord => ({
 /** The counter document every sanction-changing transaction updates (see appendFeedEvent). */
 export const FEED_COUNTER = 'sanction_feed';
 
-/** Majority writes, snapshot reads, on the primary: as decisions. */
-export const SANCTION_TRANSACTION: TransactionOptions = {
-  readConcern: { level: 'snapshot' },
-  writeConcern: MAJORITY_WRITE,
-  maxCommitTimeMS: MONGO_LIMITS.maxCommitTimeMS,
-  readPreference: 'primary',
-};
-
 /** A feed event still without its seq: the transaction appends it last (appendFeedEvents). */
 export type PendingFeedEvent = Omit<SanctionEventDoc, '_id'>;
 
@@ -107,7 +99,7 @@ export const feedEvent = (type: SanctionEventType, s: SanctionDoc, at: number, e
 /**
  * In a transaction, as its last writes: the next feed seqs and their events. Every transaction that
  * changes a sanction updates the one counter document, so two of them conflict (the later one is
- * aborted by the server and retried by withTransaction once the first has committed): they commit
+ * aborted by the server and retried by runTransaction once the first has committed): they commit
  * one after the other, in seq order. A reader at majority read concern therefore never sees seq
  * n+1 without seq n, and a reader paging by seq misses nothing. Taken last, so the counter is held
  * only from here to the commit, not through the rest of the transaction's work.
@@ -254,15 +246,13 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     }
   };
   const end = (state: 'lifted' | 'expired', e: SanctionEnd) =>
-    client.withSession((session) =>
-      session.withTransaction(async (s) => {
+    runTransaction(client, async (s) => {
         const ended = await endSanction(c, s, state, { _id: e.sanctionId }, e);
         if (!ended) return null;
         await recordEffects(c, s, e.sourceId, e.effects, e.at);
         await appendFeedEvents(c, s, ended.event ? [ended.event] : []);
         return toSanction(ended.doc);
-      }, SANCTION_TRANSACTION),
-    );
+      });
   return {
     async isBanned(userId) {
       await migrateOldBans();
@@ -358,7 +348,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       // and be retried): it is then run again, and finds that key's sanction.
       for (let attempt = 0; ; attempt++) {
         try {
-          return await client.withSession((session) => session.withTransaction((s) => createBatch(c, s, batch), SANCTION_TRANSACTION));
+          return await runTransaction(client, (s) => createBatch(c, s, batch));
         } catch (err) {
           if (!isDuplicateKey(err) || attempt >= 3) throw err;
         }
@@ -369,8 +359,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
       return (await c.sanctions.find({ state: 'scheduled', effectiveAt: { $lte: at } }).sort({ effectiveAt: 1, _id: 1 }).limit(limit).toArray()).map(toSanction);
     },
     async activateSanctions(a) {
-      return client.withSession((session) =>
-        session.withTransaction(async (s) => {
+      return runTransaction(client, async (s) => {
           const ids = a.items.map((i) => i.sanctionId);
           const due = await c.sanctions.find({ _id: { $in: ids }, state: 'scheduled' }, { session: s }).toArray();
           if (due.length > 0) await c.sanctions.updateMany({ _id: { $in: due.map((d) => d._id) }, state: 'scheduled' }, { $set: { state: 'active' } }, { session: s });
@@ -382,8 +371,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
           await recordEffects(c, s, a.sourceId, a.items.filter((i) => activated.has(i.sanctionId)).flatMap((i) => i.effects), a.at);
           await appendFeedEvents(c, s, active.map((d) => feedEvent('sanction.created', d, a.at)));
           return active.map(toSanction);
-        }, SANCTION_TRANSACTION),
-      );
+        });
     },
     async pendingEffectsOf(sourceId) {
       // A handful per source: sorted in memory after effects_by_source finds them.
@@ -481,8 +469,7 @@ async function createBatch(c: Collections, session: ClientSession, batch: Parame
  */
 export async function migrateBans(client: MongoClient, c: Collections): Promise<void> {
   for (const ban of await c.bans.find().toArray()) {
-    await client.withSession((session) =>
-      session.withTransaction(async (s) => {
+    await runTransaction(client, async (s) => {
         if (!(await c.bans.findOne({ _id: ban._id }, { session: s }))) return;
         const approval = await c.events.find({ caseId: ban.caseId, action: 'approve' }, { session: s }).sort({ seq: -1 }).limit(1).next();
         const id = approval?.decisionId ?? `ban-${ban.caseId}`;
@@ -491,7 +478,6 @@ export async function migrateBans(client: MongoClient, c: Collections): Promise<
           : await createSanction(c, s, { id, userId: ban.userId, caseId: ban.caseId, reason: null, moderatorId: approval?.moderatorId ?? 'unknown', at: ban.at, expiresAt: null });
         await c.bans.deleteOne({ _id: ban._id }, { session: s });
         if (created) await appendFeedEvents(c, s, [created]);
-      }, SANCTION_TRANSACTION),
-    );
+      });
   }
 }

@@ -1,46 +1,53 @@
-import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
+import type { ClientSession, MongoClient } from 'mongodb';
 import { OpenCaseConflictError } from '../errors.js';
 import { OPEN_STATES, type CaseRecord, type Transition } from '../records.js';
 import type { Collections } from './collections.js';
-import { MAJORITY_WRITE, MONGO_LIMITS } from './connect.js';
 import { toCase } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { appendFeedEvents, createSanction, liftSanctionOfCase, recordEffects, type PendingFeedEvent } from './sanctions.js';
-import { countDecision } from './triage.js';
-import { appendOutcomes, prepareOutcomes } from './reporter-outcomes.js';
 import { replaceCaseMessage } from './messages.js';
 import { approvalSanction } from '../approval-sanction.js';
-
-/**
- * Snapshot reads and majority writes: a committed decision survives a failover, and the
- * compare-and-set sees the case as it is on the majority.
- */
-export const DECISION_TRANSACTION: TransactionOptions = {
-  readConcern: { level: 'snapshot' },
-  writeConcern: MAJORITY_WRITE,
-  maxCommitTimeMS: MONGO_LIMITS.maxCommitTimeMS,
-  readPreference: 'primary',
-};
+import { outcomeChange } from '../reporter-outcomes.js';
+import { recordSettlement, settle, settleCase, settlementPending } from './settlements.js';
+import { runTransaction } from './transactions.js';
 
 /** Thrown inside the transaction when reopening hit the open-case index; mapped outside it. */
 class ReopenConflict extends Error {}
 
+/** Thrown inside the transaction when an earlier decision of the case is still being settled. */
+class SettlementUnderWay extends Error {}
+
+/** Turns of "another process left a settlement of this case" before giving up (the job retries). */
+const MAX_RACES = 5;
+
 /**
  * Applies a transition in one transaction: the compare-and-set on the case (one findOneAndUpdate
  * on _id, version and state), the audit event, the sanction change and its feed event, the
- * effects the decision owes (the outbox), an undo's re-posted case message, the reporters'
- * outcomes. All or nothing, as in the SQLite store, so a decision id found by findDecision always
- * means the whole decision was applied.
- * The driver retries the transaction on transient errors (write conflicts between concurrent
- * decisions); a retry whose compare-and-set no longer matches answers null.
+ * effects the decision owes (the outbox), an undo's re-posted case message, and the settlement its
+ * reports are owed. All or nothing, as in the SQLite store, so a decision id found by findDecision
+ * always means the whole decision was applied.
+ *
+ * The per-report work (each report's outcome, each reporter's credibility) is not in that
+ * transaction, whose size would grow with the case: it is settled after the commit, a bounded
+ * page per transaction (settlements.ts), before this returns. A process stopped in between leaves
+ * the settlement recorded; the decision's `reports.settle` effect, or the case's next decision,
+ * finishes it, so a case's decisions settle in order.
+ * runTransaction retries on transient errors (write conflicts between concurrent decisions); a
+ * retry whose compare-and-set no longer matches answers null.
  */
 export async function transitionCase(client: MongoClient, c: Collections, t: Transition): Promise<CaseRecord | null> {
-  try {
-    return await client.withSession((session) => session.withTransaction((s) => apply(c, t, s), DECISION_TRANSACTION));
-  } catch (err) {
-    if (!(err instanceof ReopenConflict)) throw err;
-    const conflicted = await c.cases.findOne({ _id: t.caseId }, { projection: { userId: 1 } });
-    throw new OpenCaseConflictError(conflicted?.userId ?? '');
+  for (let race = 1; ; race++) {
+    await settleCase(client, c, t.caseId);
+    try {
+      const updated = await runTransaction(client, (s) => apply(c, t, s));
+      if (updated && outcomeChange(t)) await settle(client, c, t.event.decisionId);
+      return updated;
+    } catch (err) {
+      if (err instanceof SettlementUnderWay && race < MAX_RACES) continue;
+      if (!(err instanceof ReopenConflict)) throw err;
+      const conflicted = await c.cases.findOne({ _id: t.caseId }, { projection: { userId: 1 } });
+      throw new OpenCaseConflictError(conflicted?.userId ?? '');
+    }
   }
 }
 
@@ -52,6 +59,8 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
   // as in the SQLite store.
   const before = await c.cases.findOne({ _id: t.caseId }, { projection: { userId: 1 }, session });
   if (!before) return null;
+  // Read in this snapshot: a settlement recorded since comes with a write of the case, which then conflicts.
+  if (await settlementPending(c, t.caseId, session)) throw new SettlementUnderWay();
   let updated;
   try {
     updated = await c.cases.findOneAndUpdate(
@@ -92,10 +101,8 @@ async function apply(c: Collections, t: Transition, session: ClientSession): Pro
   }
   await recordEffects(c, session, t.event.decisionId, t.effects, t.event.at);
   if (t.caseMessage) await replaceCaseMessage(c, t.caseMessage, session);
-  await countDecision(c, t, session);
-  const outcomes = await prepareOutcomes(c, session, t);
-  // Last: the counters are held from here to the commit only (see appendFeedEvents, appendOutcomes).
-  await appendOutcomes(c, session, outcomes);
+  await recordSettlement(c, session, t);
+  // Last: the counter is held from here to the commit only (see appendFeedEvents).
   await appendFeedEvents(c, session, feed ? [feed] : []);
   return toCase(updated);
 }

@@ -1,5 +1,5 @@
 import type { ClientSession, Document, MongoClient } from 'mongodb';
-import { DECIDED_STATES, OPEN_STATES, SLA_BREACHED_FLAG, type CaseTriageRecord, type Transition } from '../records.js';
+import { DECIDED_STATES, OPEN_STATES, SLA_BREACHED_FLAG, type CaseTriageRecord, type ReporterRecord, type Transition } from '../records.js';
 import type { Store } from '../store.js';
 import type { Collections } from './collections.js';
 import { toCase, toReport, type CaseDoc } from './documents.js';
@@ -8,31 +8,43 @@ type TriageMethods = Pick<Store, 'caseReports' | 'reporterStats' | 'getCaseTriag
 
 const decided = (s: string) => (DECIDED_STATES as readonly string[]).includes(s);
 
+/** A reporter's credibility change: the decided state counted, +1 for a decision, -1 for its undo. */
+export type ReporterCount = { state: 'approved' | 'dismissed'; step: 1 | -1 };
+
 /**
- * Inside transitionCase's transaction: a transition into approved or dismissed counts each distinct
- * reporter of the case once, the undo of one uncounts them (the same rule as the SQLite store).
+ * What a transition does to its reporters' credibility: a transition into approved or dismissed
+ * counts each distinct reporter of the case once, the undo of one uncounts them (the same rule as
+ * the SQLite store); any other, nothing.
  */
-export async function countDecision(c: Collections, t: Pick<Transition, 'caseId' | 'expectedState'> & { next: Pick<Transition['next'], 'state'> }, session: ClientSession): Promise<void> {
-  const [state, step] = decided(t.next.state) && !decided(t.expectedState) ? [t.next.state, 1] : decided(t.expectedState) && !decided(t.next.state) ? [t.expectedState, -1] : [null, 0];
-  if (state === null) return;
-  const reporters = await c.reports
-    .aggregate<{ _id: { platform: string; id: string } }>([{ $match: { caseId: t.caseId } }, { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } }], { session })
-    .toArray();
+export function reporterCount(t: Pick<Transition, 'expectedState'> & { next: Pick<Transition['next'], 'state'> }): ReporterCount | null {
+  if (decided(t.next.state) && !decided(t.expectedState)) return { state: t.next.state as ReporterCount['state'], step: 1 };
+  if (decided(t.expectedState) && !decided(t.next.state)) return { state: t.expectedState as ReporterCount['state'], step: -1 };
+  return null;
+}
+
+/** In a transaction: applies `count` to each of `reporters` once. */
+export async function countReporters(c: Collections, reporters: ReporterRecord[], count: ReporterCount, session: ClientSession): Promise<void> {
   if (reporters.length === 0) return;
   // An update pipeline, not $inc: a count never goes below zero (an undo of a decision counted
   // before the reporter's document existed leaves 0, where -1 would read as full credibility). An
   // upsert starts from the filter's fields, so the missing counts read as 0.
   const plus = (field: 'approved' | 'dismissed', n: number) => ({ $max: [0, { $add: [{ $ifNull: [`$${field}`, 0] }, n] }] });
-  const update = [{ $set: { approved: plus('approved', state === 'approved' ? step : 0), dismissed: plus('dismissed', state === 'dismissed' ? step : 0) } }];
+  const update = [{ $set: { approved: plus('approved', count.state === 'approved' ? count.step : 0), dismissed: plus('dismissed', count.state === 'dismissed' ? count.step : 0) } }];
   await c.reporterStats.bulkWrite(
-    reporters.map((r) => ({ updateOne: { filter: { platform: r._id.platform, reporterId: r._id.id }, update, upsert: true } })),
+    reporters.map((r) => ({ updateOne: { filter: { platform: r.platform, reporterId: r.id }, update, upsert: true } })),
     { session, ordered: true },
   );
 }
 
-/** In an overturned appeal's transaction: the case's approval no longer counts for its reporters (as an undo). */
+/**
+ * In an overturned appeal's transaction: the case's approval no longer counts for its reporters
+ * (as an undo). One write per distinct reporter of the case, in that one transaction.
+ */
 export async function uncountApproval(c: Collections, caseId: string, session: ClientSession): Promise<void> {
-  await countDecision(c, { caseId, expectedState: 'approved', next: { state: 'open' } }, session);
+  const reporters = await c.reports
+    .aggregate<{ _id: ReporterRecord }>([{ $match: { caseId } }, { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } }], { session })
+    .toArray();
+  await countReporters(c, reporters.map((r) => r._id), { state: 'approved', step: -1 }, session);
 }
 
 const triageOf = (d: CaseDoc): CaseTriageRecord | null => (d.triage ? { caseId: d._id, ...d.triage } : null);

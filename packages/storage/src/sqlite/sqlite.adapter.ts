@@ -365,6 +365,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
       const now = Date.now();
       return commit(() => transition(t, now));
     },
+    // The outcomes and counts commit with the decision (transition): nothing is ever left over.
+    settleDecision: () => Promise.resolve(),
     async findDecision(decisionId): Promise<CaseEvent | null> {
       const row = q.findDecision.get(decisionId);
       return row ? toEvent(row) : null;
