@@ -83,7 +83,8 @@ export interface Store {
   transitionCase(transition: Transition): Promise<CaseRecord | null>;
   /**
    * Finishes the per-report work of a decision (each report's outcome, each reporter's
-   * credibility) if a stopped process left it unfinished; idempotent. The MongoDB store settles it
+   * credibility; an appeal's overturn: the credibility) if a stopped process left it unfinished;
+   * idempotent. The MongoDB store settles it
    * after the decision's commit, a bounded page per transaction, before transitionCase returns; the
    * SQLite store does it in the decision's transaction and has nothing left to do. Run by the
    * decision's `reports.settle` effect.

@@ -6,7 +6,7 @@ import { toAppeal, toAppealEvent, type AppealDoc } from './documents.js';
 import { isDuplicateKey } from './driver-errors.js';
 import { caseIdIs, numberIn } from './partial-filters.js';
 import { appendFeedEvents, endSanction, feedEvent, recordEffects, type PendingFeedEvent } from './sanctions.js';
-import { uncountApproval } from './triage.js';
+import { recordUncount, settle } from './settlements.js';
 import { runTransaction } from './transactions.js';
 
 type AppealMethods = Pick<
@@ -75,7 +75,7 @@ export function appealMethods(client: MongoClient, c: Collections): AppealMethod
       const lifted = await endSanction(c, s, 'lifted', { _id: updated.sanctionId }, { at: t.event.at, moderatorId: t.event.moderatorId, reason: r.reason, cause: 'appeal' });
       if (lifted?.event) feed.push(lifted.event);
       // As the SQLite store: the approval's count is taken back unless an undo or a lift ended the sanction first.
-      if (before && before.state !== 'lifted' && typeof before.caseId === 'string') await uncountApproval(c, before.caseId, s);
+      if (before && before.state !== 'lifted' && typeof before.caseId === 'string') await recordUncount(c, s, t.event.decisionId, before.caseId, t.event.at);
     }
     if (r) {
       const sanction = await c.sanctions.findOne({ _id: updated.sanctionId }, { session: s });
@@ -116,7 +116,12 @@ export function appealMethods(client: MongoClient, c: Collections): AppealMethod
       const docs = await c.appeals.find(filter).sort({ createdAt: 1, _id: 1 }).limit(query.limit).toArray();
       return docs.map(toAppeal);
     },
-    transitionAppeal: (t) => inTransaction((s) => transition(t, s)),
+    async transitionAppeal(t) {
+      const appeal = await inTransaction((s) => transition(t, s));
+      // The case's reporters uncounted a page per transaction (settlements.ts), as a decision's are.
+      if (appeal && t.resolution?.outcome === 'overturned') await settle(client, c, t.event.decisionId);
+      return appeal;
+    },
     async findAppealDecision(decisionId) {
       const doc = await c.appealEvents.findOne({ decisionId });
       return doc ? toAppealEvent(doc) : null;

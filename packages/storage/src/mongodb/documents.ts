@@ -240,12 +240,12 @@ export interface ReportOutcomeDoc {
  * are owed, and how far the pages have gone (settlements.ts). Deleted when the last page is done.
  */
 export interface SettlementDoc {
-  /** The decision's id. */
+  /** The decision's id (a case's, or an appeal's that overturned its approval). */
   _id: string;
   caseId: string;
-  actioned: boolean;
-  reopened: boolean;
-  /** The reporters' credibility change: the decided state counted, +1 for a decision, -1 for its undo. */
+  /** Each report's new outcome; null when it keeps its own (an appeal's overturn). */
+  outcome: { actioned: boolean; reopened: boolean } | null;
+  /** The reporters' credibility change: the decided state counted, +1 for a decision, -1 for its undo or overturn. */
   count: { state: 'approved' | 'dismissed'; step: 1 | -1 } | null;
   at: number;
   /** The last report settled, in the order of reports_by_case_reporter; null before the first page. */

@@ -20,9 +20,17 @@ export const SETTLEMENT_PAGE = 400;
  * transaction (settle). A transition that changes neither records nothing.
  */
 export async function recordSettlement(c: Collections, session: ClientSession, t: Transition): Promise<void> {
-  const change = outcomeChange(t);
-  if (!change) return;
-  await c.settlements.insertOne({ _id: t.event.decisionId, caseId: t.caseId, ...change, count: reporterCount(t), at: t.event.at, after: null }, { session });
+  const outcome = outcomeChange(t);
+  if (!outcome) return;
+  await c.settlements.insertOne({ _id: t.event.decisionId, caseId: t.caseId, outcome, count: reporterCount(t), at: t.event.at, after: null }, { session });
+}
+
+/**
+ * Inside an appeal's transaction that overturned a case's approval: the approval no longer counts
+ * for the case's reporters (as an undo), settled as a decision's is; their outcomes stay.
+ */
+export async function recordUncount(c: Collections, session: ClientSession, decisionId: string, caseId: string, at: number): Promise<void> {
+  await c.settlements.insertOne({ _id: decisionId, caseId, outcome: null, count: { state: 'approved', step: -1 }, at, after: null }, { session });
 }
 
 /** Whether a settlement of the case is still under way: a decision on it waits for it first. */
@@ -61,16 +69,19 @@ async function settlePage(c: Collections, decisionId: string, session: ClientSes
     await c.settlements.deleteOne({ _id: decisionId }, { session });
     return false;
   }
-  await c.reports.updateMany({ _id: { $in: page.map((r) => r._id) } }, { $set: { settledBy: decisionId } }, { session });
   // Each reporter once: one whose reports began on an earlier page was counted there.
   if (s.count) await countReporters(c, distinctReporters(page, s.after), s.count, session);
   await c.settlements.updateOne({ _id: decisionId }, { $set: { after: { platform: last.reporterPlatform, reporterId: last.reporterId, id: last._id } } }, { session });
-  // Last: the outcome counter is held from here to the commit only (see appendOutcomes).
-  await appendOutcomes(
-    c,
-    session,
-    page.map((r) => ({ _id: r._id, platform: r.reporterPlatform, reporterId: r.reporterId, caseId: s.caseId, actioned: s.actioned, reopened: s.reopened, at: s.at })),
-  );
+  const outcome = s.outcome;
+  if (outcome) {
+    await c.reports.updateMany({ _id: { $in: page.map((r) => r._id) } }, { $set: { settledBy: decisionId } }, { session });
+    // Last: the outcome counter is held from here to the commit only (see appendOutcomes).
+    await appendOutcomes(
+      c,
+      session,
+      page.map((r) => ({ _id: r._id, platform: r.reporterPlatform, reporterId: r.reporterId, caseId: s.caseId, ...outcome, at: s.at })),
+    );
+  }
   return true;
 }
 

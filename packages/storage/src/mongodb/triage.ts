@@ -36,17 +36,6 @@ export async function countReporters(c: Collections, reporters: ReporterRecord[]
   );
 }
 
-/**
- * In an overturned appeal's transaction: the case's approval no longer counts for its reporters
- * (as an undo). One write per distinct reporter of the case, in that one transaction.
- */
-export async function uncountApproval(c: Collections, caseId: string, session: ClientSession): Promise<void> {
-  const reporters = await c.reports
-    .aggregate<{ _id: ReporterRecord }>([{ $match: { caseId } }, { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } }], { session })
-    .toArray();
-  await countReporters(c, reporters.map((r) => r._id), { state: 'approved', step: -1 }, session);
-}
-
 const triageOf = (d: CaseDoc): CaseTriageRecord | null => (d.triage ? { caseId: d._id, ...d.triage } : null);
 
 /** Triage reads and writes of the MongoDB store. A case's triage lives on its document (`triage`). */
