@@ -1,6 +1,13 @@
-export * from './records.js';
-export * from './appeal-records.js';
-export * from './transparency-records.js';
+export * from './ports/accounts.js';
+export * from './ports/reports.js';
+export * from './ports/decisions.js';
+export * from './ports/sanctions.js';
+export * from './ports/effects.js';
+export * from './ports/triage.js';
+export * from './ports/reporters.js';
+export * from './ports/evidence.js';
+export * from './ports/appeals.js';
+export * from './ports/transparency.js';
 export * from './errors.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
