@@ -1,7 +1,7 @@
 import nx from '@nx/eslint-plugin';
 import jsoncParser from 'jsonc-eslint-parser';
 
-// Only these may import a database driver or Fastify: the storage adapters own the drivers, the
+// Only these may import a database driver or Fastify: each storage adapter owns its driver, the
 // gateway owns HTTP. Two exceptions that are not product code: fault tests, which hold a real
 // SQLite lock, and the benchmark's bare Fastify baseline (docs/decisions.md).
 const DRIVERS = ['mongodb', 'mongodb/*', 'better-sqlite3'];
@@ -23,11 +23,15 @@ export default [
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
+            // The layers, each on those below it: contracts, the storage ports, their adapters
+            // (and the factory that chooses one), the other packages, then apps, tools and tests.
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:package', onlyDependOnLibsWithTags: ['type:package', 'type:contracts'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:package', 'type:contracts'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:package', 'type:contracts'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:package', 'type:contracts'] },
+            { sourceTag: 'type:ports', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:adapter', 'type:ports', 'type:contracts'] },
+            { sourceTag: 'type:package', onlyDependOnLibsWithTags: ['type:package', 'type:adapter', 'type:ports', 'type:contracts'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:package', 'type:adapter', 'type:ports', 'type:contracts'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:package', 'type:adapter', 'type:ports', 'type:contracts'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:package', 'type:adapter', 'type:ports', 'type:contracts'] },
           ],
         },
       ],
@@ -36,8 +40,17 @@ export default [
   },
   {
     files: ['**/*.ts', '**/*.tsx'],
-    ignores: ['packages/storage/**', 'tests/e2e/src/faults/**'],
-    rules: { 'no-restricted-imports': banned(DRIVERS, 'only packages/storage talks to a database: use the storage port') },
+    ignores: ['packages/storage-sqlite/**', 'packages/storage-mongodb/**', 'tests/e2e/src/faults/**'],
+    rules: { 'no-restricted-imports': banned(DRIVERS, 'only the storage adapters talk to a database: use the storage ports') },
+  },
+  {
+    // Each adapter its own driver: the SQLite adapter never loads MongoDB's, nor the reverse.
+    files: ['packages/storage-sqlite/**/*.ts'],
+    rules: { 'no-restricted-imports': banned(['mongodb', 'mongodb/*'], "the SQLite adapter: MongoDB is @rm/storage-mongodb's") },
+  },
+  {
+    files: ['packages/storage-mongodb/**/*.ts'],
+    rules: { 'no-restricted-imports': banned(['better-sqlite3'], "the MongoDB adapter: SQLite is @rm/storage-sqlite's") },
   },
   {
     files: ['**/*.ts', '**/*.tsx'],

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { QUEUES } from '@rm/contracts';
 import { dnsResolver, guardedFetch, keepItems, openBlobStore, parseAllowList, recordKeepFailure, redisHashLock, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
-import { createStore } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { evidenceWorkerConfig } from './config.js';
 import { runSweep, scheduleSweep } from './sweep.js';
 

@@ -3,7 +3,7 @@ import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
 import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
-import { createStore } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
 import { openBlobStore, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';

@@ -10,7 +10,8 @@ import { ReportGuard, stamped, type Stamped } from '@rm/report-guard';
 import { createNotifier, type Notifier } from '@rm/delivery';
 import { createDeadlines, createLogger, openQueue, type Deadlines } from '@rm/runtime';
 import { DEFAULT_POLICY } from '@rm/triage';
-import { openSqliteStore, type Store } from '@rm/storage';
+import type { Store } from '@rm/storage';
+import { openSqliteStore } from '@rm/storage-sqlite';
 import { slaStarter } from './start-sla.js';
 import { storeReports, type IntakeDeps } from './store-report.js';
 

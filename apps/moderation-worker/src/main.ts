@@ -3,7 +3,7 @@ import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/de
 import { createChatPlatform, markSuperseded } from '@rm/platforms';
 import { jobIdFor, type OneDecision } from '@rm/contracts';
 import { ReportGuard, UserStateSync } from '@rm/report-guard';
-import { createStore } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { appealSettingsOf, queueSettingsOf } from '@rm/triage';
 import { moderationConfig } from './config.js';
 import { decide } from './decide.js';

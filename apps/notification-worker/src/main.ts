@@ -3,7 +3,7 @@ import { createChatPlatform, createDecisionWebhook, PlatformError } from '@rm/pl
 import { CaseSyncMarks, createNotifier, DeadLetters, WebhookFlag } from '@rm/delivery';
 import { QUEUES, jobIdFor } from '@rm/contracts';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, withLock, type Logger } from '@rm/runtime';
-import { createStore } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { notificationConfig } from './config.js';
 import { notificationHandlers } from './handlers.js';
 

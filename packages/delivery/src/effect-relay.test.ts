@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createStore, type EffectRecord, type Store } from '@rm/storage';
+import type { EffectRecord, Store } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { EffectRelay } from './effect-relay.js';
 
 // The relay against the real embedded store: effects are recorded by a case transition, as a

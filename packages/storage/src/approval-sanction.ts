@@ -1,5 +1,6 @@
 import type { StatementOfReasons } from '@rm/contracts';
-import type { LadderNote, SanctionSource, Transition } from './records.js';
+import type { Transition } from './ports/decisions.js';
+import type { LadderNote, SanctionSource } from './ports/sanctions.js';
 
 /** The sanction an approval creates, with the defaults of earlier versions: a login-blocking `ban` from the case. */
 export function approvalSanction(t: Transition): {

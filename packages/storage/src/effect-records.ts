@@ -1,4 +1,4 @@
-import type { EffectRecord, NewEffect } from './records.js';
+import type { EffectRecord, NewEffect } from './ports/effects.js';
 
 /** When a recorded effect is due: a waiting one at its notBefore, never before the change itself. */
 export function effectCreatedAt(effect: NewEffect, at: number): number {

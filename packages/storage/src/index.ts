@@ -1,3 +1,8 @@
+/**
+ * The storage port (`@rm/storage`): one port per aggregate (ports/), the records each speaks, and
+ * `Store`, their intersection, for composition roots. The adapters are packages of their own
+ * (`@rm/storage-sqlite`, `@rm/storage-mongodb`); `@rm/storage-factory` chooses one.
+ */
 export * from './ports/accounts.js';
 export * from './ports/reports.js';
 export * from './ports/decisions.js';
@@ -12,6 +17,3 @@ export * from './errors.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';
-export { createStore, openMongoStore, SQLITE_FILE_NAME, type StoreConfig } from './create-store.js';
-export { DEFAULT_MONGODB_DB, mongoDatabaseName } from './mongodb/database-name.js';
-export { openSqliteStore } from './sqlite/sqlite.adapter.js';

@@ -1,4 +1,4 @@
-import type { CaseTriageRecord, OpenCaseSummary } from './records.js';
+import type { CaseTriageRecord, OpenCaseSummary } from './ports/triage.js';
 import type { Store } from './store.js';
 
 /** Cases per openCases page when a caller wants them all. */

@@ -1,4 +1,5 @@
-import { DECIDED_STATES, type CaseState, type Transition } from './records.js';
+import type { Transition } from './ports/decisions.js';
+import { DECIDED_STATES, type CaseState } from './ports/reports.js';
 
 const decided = (s: CaseState) => DECIDED_STATES.includes(s);
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type CaseState, type NewReport, type Store } from '@rm/storage';
+import type { CaseState, NewReport, Store } from '@rm/storage';
+import { openSqliteStore } from '@rm/storage-sqlite';
 import { DEFAULT_POLICY, replayRules, type TriagePolicy } from './index.js';
 
 // Replays against a real SQLite store in a temporary folder, with reports and decisions at chosen times.

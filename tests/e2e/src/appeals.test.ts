@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createStore } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { assembleStatement, TriagePolicy } from '@rm/triage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakePlatform } from './fake-platform.js';

@@ -2,7 +2,8 @@
 // ceilings first, then the system. Expects REDIS_URL (tools/dev/bench.mjs starts a private one).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createStore, type NewReport } from '@rm/storage';
+import type { NewReport } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';

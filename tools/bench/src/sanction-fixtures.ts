@@ -1,4 +1,5 @@
-import { createStore, type NewReport } from '@rm/storage';
+import type { NewReport } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 
 /**
  * Players for the ban API scenario: ids `sp-0` to `sp-<count-1>`; every tenth has a report whose

@@ -2,7 +2,8 @@ import type { Queue } from 'bullmq';
 import type { QueueKey } from '@rm/contracts';
 import type { Redis } from '@rm/runtime';
 import { commonConfig, loadConfig } from '@rm/runtime/config';
-import { createStore, type Store } from '@rm/storage';
+import type { Store } from '@rm/storage';
+import { createStore } from '@rm/storage-factory';
 
 /** A clear one-line failure: printed without a stack trace, exit code 1. */
 export class CliError extends Error {}

@@ -1,0 +1,163 @@
+import type { Document, MongoClient } from 'mongodb';
+import { DuplicateError } from '@rm/storage';
+import type { Page, ReporterRecord } from '@rm/storage';
+import type { Store } from '@rm/storage';
+import { collectionsOf, type Collections } from './collections.js';
+import { connectMongo } from './connect.js';
+import { toApiKey, toApiKeyDoc, toCase, toEvent, toModerator, toModeratorDoc, toReport, toUser, toUserDoc } from './documents.js';
+import { isDuplicateKey } from './driver-errors.js';
+import { ensureSchema } from './indexes.js';
+import { messageMethods } from './messages.js';
+import { mongoQueueHealth } from './queue-health.js';
+import { saveReports } from './save-reports.js';
+import { backfillBoundModerators, backfillReportOutcomes, backfillReporterStats } from './migrations.js';
+import { migrateBans, sanctionMethods } from './sanctions.js';
+import { transitionCase } from './transition-case.js';
+import { settle } from './settlements.js';
+import { watchTransactions } from './transactions.js';
+import { triageMethods } from './triage.js';
+import { refuseUndefinedKeys } from './undefined-keys.js';
+import { evidenceMethods } from './evidence.js';
+import { reporterOutcomeMethods } from './reporter-outcomes.js';
+import { appealMethods } from './appeals.js';
+import { transparencyMethods } from './transparency.js';
+
+/** What a test may watch: every command the store sends (the query-plan suite lists their shapes), and how many attempts each transaction took. */
+export interface MongoStoreOptions {
+  onCommand?: (command: Document) => void;
+  onTransaction?: (attempts: number) => void;
+}
+
+/**
+ * The production store: MongoDB through the official driver. Needs a replica set or a sharded
+ * cluster (decisions are transactions); creates its collections and indexes at start.
+ */
+export async function openMongoStore(url: string, dbName: string, options: MongoStoreOptions = {}): Promise<Store> {
+  const { onCommand, onTransaction } = options;
+  const client = await connectMongo(url, { monitorCommands: onCommand !== undefined });
+  if (onCommand) client.on('commandStarted', (e) => onCommand(e.command));
+  if (onTransaction) watchTransactions(client, onTransaction);
+  try {
+    const db = client.db(dbName);
+    const c = collectionsOf(db);
+    await ensureSchema(db, c);
+    await migrateBans(client, c);
+    await backfillReporterStats(client, c);
+    await backfillReportOutcomes(client, c);
+    await backfillBoundModerators(c);
+    return refuseUndefinedKeys(mongoStore(client, c));
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
+
+async function insertOrDuplicate(what: string, id: string, insert: () => Promise<unknown>): Promise<void> {
+  try {
+    await insert();
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new DuplicateError(what, id);
+    throw err;
+  }
+}
+
+function mongoStore(client: MongoClient, c: Collections): Store {
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'mongodb',
+    async createApiKey(k) {
+      await insertOrDuplicate('API key', k.key, () => c.apiKeys.insertOne(toApiKeyDoc(k)));
+    },
+    async getApiKey(key) {
+      const doc = await c.apiKeys.findOne({ _id: key });
+      return doc ? toApiKey(doc) : null;
+    },
+    async listApiKeys() {
+      return (await c.apiKeys.find().sort({ createdAt: 1, _id: 1 }).toArray()).map(toApiKey);
+    },
+    async revokeApiKey(key, at) {
+      const result = await c.apiKeys.updateOne({ _id: key, revokedAt: null }, { $set: { revokedAt: at } });
+      return result.matchedCount > 0;
+    },
+    async addUser(u) {
+      await insertOrDuplicate('user', u.id, () => c.users.insertOne(toUserDoc(u)));
+    },
+    async getUser(id) {
+      const doc = await c.users.findOne({ _id: id });
+      return doc ? toUser(doc) : null;
+    },
+    async addModerator(m) {
+      await insertOrDuplicate('moderator', m.id, () => c.moderators.insertOne(toModeratorDoc(m)));
+    },
+    async getModerator(id) {
+      const doc = await c.moderators.findOne({ _id: id });
+      return doc ? toModerator(doc) : null;
+    },
+    async listModerators() {
+      return (await c.moderators.find().sort({ _id: 1 }).toArray()).map(toModerator);
+    },
+    saveReports: (reports) => saveReports(client, c, reports),
+    async getReport(id) {
+      const doc = await c.reports.findOne({ _id: id });
+      return doc ? toReport(doc) : null;
+    },
+    async listReportsByUser(userId, page: Page) {
+      // The count and the page from one snapshot (one after the other: the session's first read
+      // fixes its time), so they agree while reports are stored.
+      const { total, docs } = await client.withSession({ snapshot: true }, async (session) => ({
+        total: await c.reports.countDocuments({ userId }, { session }),
+        // limit(0) means "no limit" to MongoDB; a page of 0 is empty, as in SQL.
+        docs: page.limit > 0 ? await c.reports.find({ userId }, { session }).sort({ receivedAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray() : [],
+      }));
+      return { total, reports: docs.map(toReport) };
+    },
+    async getCase(caseId) {
+      const doc = await c.cases.findOne({ _id: caseId });
+      return doc ? toCase(doc) : null;
+    },
+    async openCaseOfUser(userId) {
+      const doc = await c.cases.findOne({ userId, open: true });
+      return doc ? toCase(doc) : null;
+    },
+    async caseReportIds(caseId) {
+      const docs = await c.reports.find({ caseId }, { projection: { _id: 1 } }).sort({ receivedAt: 1, _id: 1 }).toArray();
+      return docs.map((d) => d._id);
+    },
+    async caseReporters(caseId) {
+      const groups = await c.reports
+        .aggregate<{ _id: ReporterRecord }>([
+          { $match: { caseId } },
+          { $group: { _id: { platform: '$reporterPlatform', id: '$reporterId' } } },
+          { $sort: { '_id.platform': 1, '_id.id': 1 } },
+        ])
+        .toArray();
+      return groups.map((g) => ({ platform: g._id.platform, id: g._id.id }));
+    },
+    transitionCase: (t) => transitionCase(client, c, t),
+    settleDecision: (decisionId) => settle(client, c, decisionId),
+    async findDecision(decisionId) {
+      const doc = await c.events.findOne({ decisionId });
+      return doc ? toEvent(doc) : null;
+    },
+    async caseHistory(caseId) {
+      return (await c.events.find({ caseId }).sort({ seq: 1 }).toArray()).map(toEvent);
+    },
+    async lastCaseEvent(caseId) {
+      // case_events_by_case, read backwards.
+      const [last] = await c.events.find({ caseId }).sort({ seq: -1 }).limit(1).toArray();
+      return last ? toEvent(last) : null;
+    },
+    ...messageMethods(c),
+    ...mongoQueueHealth(client, c),
+    ...sanctionMethods(client, c),
+    ...triageMethods(client, c),
+    ...evidenceMethods(client, c),
+    ...reporterOutcomeMethods(c),
+    ...appealMethods(client, c),
+    ...transparencyMethods(client, c),
+    close() {
+      closing ??= client.close();
+      return closing;
+    },
+  };
+}

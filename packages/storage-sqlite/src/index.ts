@@ -1,0 +1,1 @@
+export { openSqliteStore } from './sqlite.adapter.js';
