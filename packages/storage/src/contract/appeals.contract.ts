@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AppealRecord, AppealState, AppealTransition, NewAppeal } from '@rm/storage';
-import type { CaseRecord, SanctionRecord, Transition } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import type { AppealRecord, AppealState, AppealTransition, NewAppeal } from '../index.js';
+import type { CaseRecord, SanctionRecord, Transition } from '../index.js';
+import type { Store } from '../index.js';
 import { allExpiredEvidence, report } from './fixtures.contract.js';
 
 /** Appeals (docs/appeals.md): part of the Store contract, run for every adapter, through the port only. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseRecord, CaseState, EvidenceItemRecord, Transition } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import type { CaseRecord, CaseState, EvidenceItemRecord, Transition } from '../index.js';
+import type { Store } from '../index.js';
 import { allExpiredEvidence, report } from './fixtures.contract.js';
 
 const SHA_A = 'a'.repeat(64);

@@ -1,5 +1,5 @@
-import type { CaseRecord, CaseState, EvidenceItemRecord, NewReport, Transition } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import type { CaseRecord, CaseState, EvidenceItemRecord, NewReport, Transition } from '../index.js';
+import type { Store } from '../index.js';
 
 /** A report for the contract suites: defaults for every field, `overrides` for what a test cares about. */
 export function report(id: string, userId: string, receivedAt: number, overrides: Partial<NewReport> = {}): NewReport {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseRecord, CaseState, CaseTriageRecord, NewReport } from '@rm/storage';
-import type { Store } from '@rm/storage';
-import { OpenCaseConflictError } from '@rm/storage';
+import type { CaseRecord, CaseState, CaseTriageRecord, NewReport } from '../index.js';
+import type { Store } from '../index.js';
+import { OpenCaseConflictError } from '../index.js';
 import { caseMover, report } from './fixtures.contract.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseRecord, CaseState } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import type { CaseRecord, CaseState } from '../index.js';
+import type { Store } from '../index.js';
 import { report } from './fixtures.contract.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, NewEffect, NewSanction, SanctionFilter, SanctionRecord, Transition } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import type { CaseRecord, NewEffect, NewSanction, SanctionFilter, SanctionRecord, Transition } from '../index.js';
+import type { Store } from '../index.js';
 import { report as baseReport } from './fixtures.contract.js';
-import { allOpenCases } from '@rm/storage';
-import { recordedEffects } from '@rm/storage';
+import { allOpenCases } from '../index.js';
+import { recordedEffects } from '../index.js';
 import { statementFixture } from './statements.contract.js';
 
 const STATEMENT = statementFixture({ from: 10_000 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatementOfReasons } from '@rm/contracts';
-import type { CaseRecord, NewSanction, Transition } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import type { CaseRecord, NewSanction, Transition } from '../index.js';
+import type { Store } from '../index.js';
 import { report } from './fixtures.contract.js';
 
 /** A complete statement of reasons for the suites; `from` is the restriction's start. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DuplicateError, OpenCaseConflictError } from '@rm/storage';
+import { DuplicateError, OpenCaseConflictError } from '../index.js';
 import type {
   ApiKeyRecord,
   CaseRecord,
@@ -8,8 +8,8 @@ import type {
   NewReport,
   Transition,
   UserRecord,
-} from '@rm/storage';
-import type { Store } from '@rm/storage';
+} from '../index.js';
+import type { Store } from '../index.js';
 import { report } from './fixtures.contract.js';
 import { describeGuaranteesContract, describeSharedGuaranteesContract } from './guarantees.contract.js';
 import { describeQueueHealthContract } from './queue-health.contract.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SLA_BREACHED_FLAG, type CaseQuery, type CaseRecord, type CaseState, type CaseTriageRecord, type NewReport, type Transition } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import { SLA_BREACHED_FLAG, type CaseQuery, type CaseRecord, type CaseState, type CaseTriageRecord, type NewReport, type Transition } from '../index.js';
+import type { Store } from '../index.js';
 import { report as baseReport } from './fixtures.contract.js';
 
 const report = (id: string, userId: string, receivedAt: number, reporterId: string, platform = 'gameplatform') =>
