@@ -8,6 +8,25 @@ const DRIVERS = ['mongodb', 'mongodb/*', 'better-sqlite3'];
 const HTTP_SERVER = ['fastify', 'fastify-*', '@fastify/*'];
 const banned = (names, why) => ['error', { patterns: [{ group: names, message: why }] }];
 
+// Use cases and workers take the storage ports they use (AccountStore, ReportStore, ...); only a
+// composition root holds the whole Store: an app's main.ts, the gateway's deps bag and app builder
+// (what main.ts builds and hands to the routes), the CLI's context, tests, the bench (docs/decisions.md).
+const ONLY_GATEWAY_SERVES_HTTP = { group: HTTP_SERVER, message: 'only the gateway serves HTTP with Fastify' };
+const NO_WHOLE_STORE = {
+  name: '@rm/storage',
+  importNames: ['Store'],
+  message: 'take the ports you use (AccountStore, ReportStore, DecisionStore, ...); only composition roots hold a Store',
+};
+const USE_CASES = ['apps/**/*.ts', 'apps/**/*.tsx', 'packages/**/*.ts', 'tools/**/*.ts'];
+const COMPOSITION_ROOTS = [
+  'apps/*/src/main.ts',
+  'apps/gateway/src/deps.ts',
+  'apps/gateway/src/app.ts',
+  'tools/cli/src/context.ts',
+  'tools/bench/**',
+  '**/*.test.ts',
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -52,10 +71,23 @@ export default [
     files: ['packages/storage-mongodb/**/*.ts'],
     rules: { 'no-restricted-imports': banned(['better-sqlite3'], "the MongoDB adapter: SQLite is @rm/storage-sqlite's") },
   },
+  // Fastify and the whole Store are one rule's two restrictions. Flat config does not merge two
+  // entries of a rule for one file (the later block wins), so each block below names every
+  // restriction that holds for its files.
   {
     files: ['**/*.ts', '**/*.tsx'],
     ignores: ['apps/gateway/**', 'tools/bench/src/bare/**'],
-    rules: { '@typescript-eslint/no-restricted-imports': banned(HTTP_SERVER, 'only the gateway serves HTTP with Fastify') },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [ONLY_GATEWAY_SERVES_HTTP] }] },
+  },
+  {
+    files: USE_CASES,
+    ignores: ['packages/storage*/**', ...COMPOSITION_ROOTS, 'apps/gateway/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_WHOLE_STORE], patterns: [ONLY_GATEWAY_SERVES_HTTP] }] },
+  },
+  {
+    files: ['apps/gateway/**/*.ts'],
+    ignores: COMPOSITION_ROOTS,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_WHOLE_STORE] }] },
   },
   {
     // Every import of a workspace project is declared in its package.json, and nothing declared

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { jobIdFor, type EvidenceJob } from '@rm/contracts';
 import { sweepEvidence, type BlobStore, type HashLock } from '@rm/evidence';
 import type { Logger } from '@rm/runtime';
-import type { Store } from '@rm/storage';
+import type { EvidenceStore } from '@rm/storage';
 import { evidenceRetentionMs } from '@rm/triage';
 import type { EvidenceWorkerConfig } from './config.js';
 
@@ -15,7 +15,7 @@ export async function scheduleSweep(queue: Queue): Promise<void> {
 }
 
 /** Runs one sweep and logs what it deleted (the audit holds an entry per item); retention is the policy's. */
-export async function runSweep(deps: { store: Store; blobs: BlobStore; lock: HashLock; log: Logger }, config: Pick<EvidenceWorkerConfig, 'TRIAGE_POLICY'>) {
+export async function runSweep(deps: { store: EvidenceStore; blobs: BlobStore; lock: HashLock; log: Logger }, config: Pick<EvidenceWorkerConfig, 'TRIAGE_POLICY'>) {
   const result = await sweepEvidence(deps, { retentionMs: evidenceRetentionMs(config.TRIAGE_POLICY), batchSize: 500, dryRun: false });
   const summary = { items: result.items.length, blobsDeleted: result.blobsDeleted, uncitedUploads: result.uncitedUploads.length };
   deps.log.info(summary, 'evidence retention sweep');

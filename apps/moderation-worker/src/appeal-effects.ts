@@ -11,7 +11,7 @@ export function appealEffects(decisionId: string, a: AppealRecord, outcome: 'uph
   if (!outcome) return [];
   const specs: EffectSpec[] = [];
   if (outcome === 'overturned') {
-    // The case's reporters uncounted, if the store left that unfinished (Store.settleDecision).
+    // The case's reporters uncounted, if the store left that unfinished (DecisionStore.settleDecision).
     if (a.caseId !== null) specs.push({ kind: 'reports.settle', payload: { caseId: a.caseId } });
     specs.push({ kind: 'redis.user', payload: { userId: a.userId, caseId: null, change: null } });
     specs.push({ kind: 'sanction.webhook', payload: { sanctionId: a.sanctionId, type: 'sanction.lifted' } });

@@ -1,5 +1,5 @@
 import { AppError, type DecisionJob } from '@rm/contracts';
-import type { CaseRecord, Transition } from '@rm/storage';
+import type { CaseRecord, EvidenceStore, ReportStore, SanctionStore, Transition, TriageStore } from '@rm/storage';
 import { assembleStatement, caseCategory, ESCALATED, kindsOf, OFFENCE_STATES, proposeStep } from '@rm/triage';
 import type { DecideDeps } from './deps.js';
 
@@ -11,7 +11,7 @@ type Approval = Extract<DecisionJob, { action: 'approve' }>;
  * absent with a duration: `ban`, as before kinds; duration absent: permanent), and the ladder's
  * proposal is kept with the sanction (the audit of an override).
  */
-export async function approvalSanction(deps: Pick<DecideDeps, 'store' | 'triagePolicy'>, job: Approval, c: CaseRecord, at: number): Promise<NonNullable<Transition['sanction']>> {
+export async function approvalSanction(deps: Pick<DecideDeps, 'triagePolicy'> & { store: TriageStore & ReportStore & SanctionStore & EvidenceStore }, job: Approval, c: CaseRecord, at: number): Promise<NonNullable<Transition['sanction']>> {
   const policy = deps.triagePolicy;
   const [triage, reports] = await Promise.all([deps.store.getCaseTriage(c.id), deps.store.caseReports(c.id)]);
   const category = job.category ?? caseCategory(policy, triage);

@@ -1,5 +1,5 @@
 import type { Deadlines } from '@rm/runtime';
-import type { Store } from '@rm/storage';
+import type { TriageStore } from '@rm/storage';
 import type { QueuePolicy, TriagePolicy } from '@rm/triage';
 
 /** What decisions and deadline jobs need to schedule and time deadlines, built by main.ts. */
@@ -9,5 +9,5 @@ export interface DeadlineDeps {
   policy: QueuePolicy;
   /** The triage policy itself, for the category of a reopened case. */
   triagePolicy: TriagePolicy;
-  store: Pick<Store, 'getCaseTriage'>;
+  store: Pick<TriageStore, 'getCaseTriage'>;
 }

@@ -1,7 +1,7 @@
 import { AppError, type AppealDecisionJob, type AppealDecisionResult } from '@rm/contracts';
 import type { EffectRelay } from '@rm/delivery';
 import type { Deadlines } from '@rm/runtime';
-import type { Store } from '@rm/storage';
+import type { AccountStore, AppealStore, SanctionStore } from '@rm/storage';
 import { appealEffects } from './appeal-effects.js';
 import { planAppeal } from './appeal-state-machine.js';
 
@@ -12,7 +12,7 @@ const EVENT_ACTION = { 'appeal.claim': 'claim', 'appeal.unclaim': 'unclaim', 'ap
 const MAX_RACES = 8;
 
 export interface AppealDecideDeps {
-  store: Store;
+  store: AppealStore & AccountStore & SanctionStore;
   relay: Pick<EffectRelay, 'runSource'>;
   deadlines: Pick<Deadlines, 'schedule'>;
   /** The policy's claimTtl (a claim on an appeal expires as one on a case) and system moderator. */

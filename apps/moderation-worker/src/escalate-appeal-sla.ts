@@ -1,5 +1,5 @@
 import type { ChatPlatform } from '@rm/platforms';
-import type { Store } from '@rm/storage';
+import type { AppealStore } from '@rm/storage';
 import type { SlaOutcome } from './escalate-sla.js';
 
 /**
@@ -8,7 +8,7 @@ import type { SlaOutcome } from './escalate-sla.js';
  * escalation channel (keyed by the appeal: a retried job posts once). A decided appeal met it.
  */
 export async function escalateAppealSla(
-  deps: { store: Store; chat: Pick<ChatPlatform, 'post'>; settings: { escalationChannel: string } },
+  deps: { store: AppealStore; chat: Pick<ChatPlatform, 'post'>; settings: { escalationChannel: string } },
   appealId: string,
   slaMs: number,
 ): Promise<SlaOutcome> {

@@ -1,9 +1,9 @@
 import { CASE_CREATED_OPENING } from '@rm/contracts';
 import type { ChatPlatform } from '@rm/platforms';
-import type { Store } from '@rm/storage';
+import type { DecisionStore, ReportStore, TriageStore } from '@rm/storage';
 
 export interface EscalateDeps {
-  store: Store;
+  store: ReportStore & DecisionStore & TriageStore;
   chat: Pick<ChatPlatform, 'post'>;
   /** Counts a breach in the metrics (once per breach recorded by this process). */
   slaBreached: (category: string) => void;

@@ -1,6 +1,6 @@
 import type { AppealDecisionResult } from '@rm/contracts';
 import type { EffectRelay } from '@rm/delivery';
-import type { Store } from '@rm/storage';
+import type { AppealStore } from '@rm/storage';
 import { SYSTEM_MODERATOR, type ExpiryOutcome } from './expire-claim.js';
 
 const MAX_RACES = 8;
@@ -10,7 +10,7 @@ const MAX_RACES = 8;
  * recorded in the appeal's history, only while that claim is still the appeal's latest decision
  * (a later decision makes this job stale). The release's decision id derives from the claim's.
  */
-export async function expireAppealClaim(deps: { store: Store; relay: Pick<EffectRelay, 'runSource'> }, appealId: string, claimDecisionId: string): Promise<ExpiryOutcome> {
+export async function expireAppealClaim(deps: { store: AppealStore; relay: Pick<EffectRelay, 'runSource'> }, appealId: string, claimDecisionId: string): Promise<ExpiryOutcome> {
   const decisionId = `expiry-${claimDecisionId}`;
   if (await deps.store.findAppealDecision(decisionId)) return 'released';
   for (let race = 0; race < MAX_RACES; race++) {

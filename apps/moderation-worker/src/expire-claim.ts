@@ -1,6 +1,6 @@
 import type { DecisionJob, DecisionResult } from '@rm/contracts';
 import type { EffectRelay } from '@rm/delivery';
-import type { Store } from '@rm/storage';
+import type { DecisionStore, ReportStore } from '@rm/storage';
 import { decisionEffects } from './decision-effects.js';
 import { plan } from './state-machine.js';
 
@@ -11,7 +11,7 @@ export const SYSTEM_MODERATOR = { id: 'system', username: 'system' } as const;
 const MAX_RACES = 8;
 
 export interface ExpireClaimDeps {
-  store: Store;
+  store: DecisionStore & ReportStore;
   /** Carries out the effects the release recorded with it (the case-message sync), as for any decision. */
   relay: Pick<EffectRelay, 'runSource'>;
 }

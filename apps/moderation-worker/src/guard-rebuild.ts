@@ -1,6 +1,6 @@
 import { isBannedBy, sanctionVersion, type ReportGuard, type UserStateSync } from '@rm/report-guard';
 import type { Redis } from '@rm/runtime';
-import type { Store } from '@rm/storage';
+import type { ReportStore, SanctionStore, TriageStore } from '@rm/storage';
 
 /** How often every moderation worker looks for a Redis that lost its derived state. */
 export const REBUILD_CHECK_MS = 1_000;
@@ -20,7 +20,7 @@ export class GuardRebuild {
   private running?: Promise<boolean>;
 
   constructor(
-    private readonly deps: { store: Store; redis: Redis; prefix: string; userSync: UserStateSync; guard: ReportGuard; afterRebuild: () => Promise<void> },
+    private readonly deps: { store: SanctionStore & TriageStore & ReportStore; redis: Redis; prefix: string; userSync: UserStateSync; guard: ReportGuard; afterRebuild: () => Promise<void> },
   ) {}
 
   private get marker(): string {

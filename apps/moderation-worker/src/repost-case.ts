@@ -1,6 +1,6 @@
 import { AppError } from '@rm/contracts';
 import { caseMessageText, PlatformError } from '@rm/platforms';
-import type { CaseRecord } from '@rm/storage';
+import type { CaseRecord, DecisionStore, ReportStore } from '@rm/storage';
 import type { DecideDeps } from './deps.js';
 
 export interface Repost {
@@ -20,7 +20,7 @@ export function newerCaseOpen(userId: string): AppError {
  * message. A platform failure refuses the undo (500, nothing changed) rather than retrying blindly.
  */
 export async function repostCase(
-  deps: Pick<DecideDeps, 'store' | 'chat' | 'settings'>,
+  deps: Pick<DecideDeps, 'chat' | 'settings'> & { store: ReportStore & DecisionStore },
   decisionId: string,
   c: CaseRecord,
   userName: string,

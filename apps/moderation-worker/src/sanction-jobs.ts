@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { jobIdFor, type SanctionJob } from '@rm/contracts';
 import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects, type EffectRelay } from '@rm/delivery';
-import type { Store } from '@rm/storage';
+import type { SanctionStore } from '@rm/storage';
 
 /**
  * How often the sweep runs, and how old a pending effect must be before the sweep takes it.
@@ -14,7 +14,7 @@ const SWEEP_MIN_AGE_MS = 10_000;
 export const DONE_EFFECTS_KEPT_MS = 24 * 60 * 60_000;
 
 export interface SanctionJobDeps {
-  store: Store;
+  store: SanctionStore;
   relay: EffectRelay;
 }
 

@@ -1,5 +1,5 @@
 import type { DeadlineJob, DecisionJob } from '@rm/contracts';
-import type { Store } from '@rm/storage';
+import type { DecisionStore, ReportStore } from '@rm/storage';
 import { caseCategory } from '@rm/triage';
 import type { DeadlineDeps } from './deadlines-deps.js';
 
@@ -37,7 +37,7 @@ export async function scheduleDeadlineAgain(deps: DeadlineDeps, job: DecisionJob
  * would find it stale), and a case decided since its opening met that opening's SLA (a reopening
  * times one of its own). An appeal's deadlines are left to their handlers.
  */
-export async function deadlineMoot(store: Pick<Store, 'getCase' | 'lastCaseEvent'>, job: DeadlineJob): Promise<boolean> {
+export async function deadlineMoot(store: Pick<ReportStore, 'getCase'> & Pick<DecisionStore, 'lastCaseEvent'>, job: DeadlineJob): Promise<boolean> {
   switch (job.kind) {
     case 'claim.expiry':
       return (await store.lastCaseEvent(job.caseId))?.decisionId !== job.claimDecisionId;
@@ -52,6 +52,6 @@ export async function deadlineMoot(store: Pick<Store, 'getCase' | 'lastCaseEvent
 }
 
 /** Schedules a deadline's job unless it is moot (deadlineMoot): what the `deadline` effect does. */
-export async function scheduleUnlessMoot(store: Pick<Store, 'getCase' | 'lastCaseEvent'>, deadlines: DeadlineDeps['deadlines'], job: DeadlineJob, dueAt: number): Promise<void> {
+export async function scheduleUnlessMoot(store: Pick<ReportStore, 'getCase'> & Pick<DecisionStore, 'lastCaseEvent'>, deadlines: DeadlineDeps['deadlines'], job: DeadlineJob, dueAt: number): Promise<void> {
   if (!(await deadlineMoot(store, job))) await deadlines.schedule(job, dueAt);
 }

@@ -1,4 +1,5 @@
 import { reporterDmOutcome, type DecisionDeliveries, type DecisionWebhookBody } from '@rm/contracts';
+import type { AccountStore, ReportStore } from '@rm/storage';
 import type { NotificationDeps } from './deps.js';
 
 /**
@@ -7,7 +8,7 @@ import type { NotificationDeps } from './deps.js';
  * `dm: true`, and the webhook when one is configured.
  * Their ids derive from the decision, so running this twice enqueues nothing twice.
  */
-export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'notify' | 'webhook'>, job: DecisionDeliveries): Promise<void> {
+export async function fanOutDecision(deps: Pick<NotificationDeps, 'notify' | 'webhook'> & { store: ReportStore & AccountStore }, job: DecisionDeliveries): Promise<void> {
   const { caseId, decisionId, requestId } = job;
   const trace = requestId !== undefined ? { requestId } : {};
   const outcome = reporterDmOutcome(job);
@@ -22,7 +23,7 @@ export async function fanOutDecision(deps: Pick<NotificationDeps, 'store' | 'not
   if (deps.webhook) await deps.notify({ kind: 'decision.webhook', decisionId, body: await webhookBody(deps.store, job), ...trace });
 }
 
-async function webhookBody(store: NotificationDeps['store'], job: DecisionDeliveries): Promise<DecisionWebhookBody> {
+async function webhookBody(store: ReportStore & AccountStore, job: DecisionDeliveries): Promise<DecisionWebhookBody> {
   const [c, reportIds, moderator] = await Promise.all([store.getCase(job.caseId), store.caseReportIds(job.caseId), store.getModerator(job.moderatorId)]);
   if (!c) throw new Error(`case ${job.caseId} not found`);
   const common = {

@@ -1,7 +1,8 @@
 import { caseCategory, durationMs, refreshTriage, type Rule } from '@rm/triage';
+import type { ReporterStore, ReportStore, TriageStore } from '@rm/storage';
 import type { NotificationDeps } from './deps.js';
 
-type Deps = Pick<NotificationDeps, 'store' | 'chat' | 'settings' | 'triage'>;
+type Deps = Pick<NotificationDeps, 'chat' | 'settings' | 'triage'> & { store: ReportStore & TriageStore & ReporterStore };
 
 /**
  * Recomputes the case's triage before its chat message is written (the caller holds the case's

@@ -1,10 +1,10 @@
-import type { EffectRecord, Store } from '@rm/storage';
+import type { EffectRecord, EffectStore } from '@rm/storage';
 
 /** Carries out one effect; must be idempotent (the relay may run an effect again after a crash). */
 export type EffectHandler = (effect: EffectRecord) => Promise<void>;
 
 export interface EffectRelayOptions {
-  store: Pick<Store, 'pendingEffectsOf' | 'pendingEffects' | 'completeEffects' | 'pruneEffects'>;
+  store: EffectStore;
   handlers: Record<string, EffectHandler>;
   onError?: (err: unknown, effect: EffectRecord) => void;
 }

@@ -1,6 +1,6 @@
 import { isDecisionDeliveries, reporterDmOutcome, type DeadlineJob, type DecisionDeliveries, type NotificationJob, type SanctionEventView } from '@rm/contracts';
 import { isBannedBy, sanctionVersion, type CaseChange, type UserStateSync } from '@rm/report-guard';
-import type { EffectRecord, NewEffect, SanctionEvent, SanctionEventType, SanctionRecord, Store } from '@rm/storage';
+import type { DecisionStore, EffectRecord, NewEffect, ReportStore, SanctionEvent, SanctionEventType, SanctionRecord, SanctionStore } from '@rm/storage';
 import type { EffectHandler } from './effect-relay.js';
 
 /**
@@ -26,7 +26,7 @@ export interface EffectPayloads {
   'sanction.expiry': { sanctionId: string; expiresAt: number };
   /**
    * A decision's per-report work (each report's outcome, each reporter's credibility), finished
-   * if the store left it unfinished (Store.settleDecision; the decision id is the source).
+   * if the store left it unfinished (DecisionStore.settleDecision; the decision id is the source).
    */
   'reports.settle': { caseId: string };
   /** A delayed job on the deadlines queue (an appeal's SLA check, due at `dueAt`). */
@@ -84,7 +84,7 @@ export const sanctionEndSource = (type: 'sanction.lifted' | 'sanction.expired', 
   `${type === 'sanction.lifted' ? 'lift' : 'expire'}-${sanctionId}`;
 
 export interface EffectDeps {
-  store: Store;
+  store: ReportStore & DecisionStore & SanctionStore;
   userSync: UserStateSync;
   notify: (job: NotificationJob) => Promise<void>;
   /** Whether a webhook is configured anywhere (WebhookFlag): without one, a sanction's webhook job is not queued. */

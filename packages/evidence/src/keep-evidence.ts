@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UPLOAD_URL_SCHEME, type CaptureItem } from '@rm/contracts';
-import type { EvidenceItemRecord, Store } from '@rm/storage';
+import type { EvidenceItemRecord, EvidenceStore } from '@rm/storage';
 import type { BlobStore } from './blob-store.js';
 import { bytesMatchType, isAllowedContentType } from './content-types.js';
 import { CaptureError, isRetryableStatus, type CaptureFailure, type Fetched } from './guarded-fetch.js';
@@ -8,7 +8,7 @@ import type { HashLock } from './hash-lock.js';
 import type { UploadTokens } from './upload-tokens.js';
 
 export interface KeepDeps {
-  store: Pick<Store, 'recordEvidence' | 'evidenceOfReports'>;
+  store: Pick<EvidenceStore, 'recordEvidence' | 'evidenceOfReports'>;
   blobs: BlobStore;
   /** The guarded fetcher, with its limits and allow-list bound. */
   fetch: (url: string) => Promise<Fetched>;
@@ -108,7 +108,7 @@ export async function keepEvidence(deps: KeepDeps, job: CaptureItem, lastAttempt
 }
 
 /** Records an item not settled when its job failed for good on an error of ours, so it does not stay pending for ever. */
-export async function recordKeepFailure(store: Pick<Store, 'recordEvidence' | 'evidenceOfReports'>, item: CaptureItem, err: Error, at = Date.now()): Promise<void> {
+export async function recordKeepFailure(store: Pick<EvidenceStore, 'recordEvidence' | 'evidenceOfReports'>, item: CaptureItem, err: Error, at = Date.now()): Promise<void> {
   const settled = (await store.evidenceOfReports([item.reportId])).some((i) => i.index === item.index);
   if (!settled) await store.recordEvidence(failedItem(item, 'internal', err.message, at));
 }

@@ -1,4 +1,4 @@
-import type { EvidenceItemRecord, Store } from '@rm/storage';
+import type { EvidenceItemRecord, EvidenceStore } from '@rm/storage';
 import type { BlobStore } from './blob-store.js';
 import type { HashLock } from './hash-lock.js';
 
@@ -7,7 +7,7 @@ const DAY_MS = 86_400_000;
 export const UNCITED_UPLOAD_MS = DAY_MS;
 
 export interface SweepDeps {
-  store: Pick<Store, 'expiredEvidence' | 'deleteEvidence'>;
+  store: Pick<EvidenceStore, 'expiredEvidence' | 'deleteEvidence'>;
   blobs: BlobStore;
   /** Held from marking a batch deleted to deleting its unheld bytes, against captures of the same bytes (hash-lock.ts). */
   lock: HashLock;

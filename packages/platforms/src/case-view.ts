@@ -1,4 +1,4 @@
-import type { CaseState, Store } from '@rm/storage';
+import type { AccountStore, CaseState, ReportStore, TriageStore } from '@rm/storage';
 
 /** What a case message shows, read from the store when the message is written. */
 export interface CaseView {
@@ -15,7 +15,7 @@ export interface CaseView {
 }
 
 /** null when no such case exists. */
-export async function loadCaseView(store: Store, caseId: string): Promise<CaseView | null> {
+export async function loadCaseView(store: ReportStore & TriageStore & AccountStore, caseId: string): Promise<CaseView | null> {
   const [c, reportIds, triage] = await Promise.all([store.getCase(caseId), store.caseReportIds(caseId), store.getCaseTriage(caseId)]);
   if (!c) return null;
   const [first, moderator] = await Promise.all([

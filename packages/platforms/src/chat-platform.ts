@@ -1,4 +1,4 @@
-import type { Store } from '@rm/storage';
+import type { DecisionStore } from '@rm/storage';
 import { MessageNotFoundError } from './errors.js';
 import { supersededText } from './chat-text.js';
 
@@ -27,7 +27,7 @@ const EMBEDDED = 'the embedded chat recorder';
  * The embedded recorder (the default): keeps every message in the store, where
  * `npm run cli -- messages list` shows them. DMs are recorded in channel `dm:<user id>`.
  */
-export function embeddedChat(store: Store): ChatPlatform {
+export function embeddedChat(store: DecisionStore): ChatPlatform {
   const post = async (channel: string, m: OutgoingMessage) => {
     const recorded = await store.recordMessage({ channel, kind: m.kind, content: m.content, dedupeKey: m.dedupeKey });
     return { id: recorded.id };
@@ -45,7 +45,7 @@ export function embeddedChat(store: Store): ChatPlatform {
  * After an undo re-posted a case, its previous message says so and names the case's message now:
  * the re-post, or one a later sync posted in its place (unless it is gone, or is that one).
  */
-export async function markSuperseded(chat: Pick<ChatPlatform, 'edit'>, store: Pick<Store, 'getCaseMessage'>, caseId: string, previous: { channel: string; messageId: string }): Promise<void> {
+export async function markSuperseded(chat: Pick<ChatPlatform, 'edit'>, store: Pick<DecisionStore, 'getCaseMessage'>, caseId: string, previous: { channel: string; messageId: string }): Promise<void> {
   const current = await store.getCaseMessage(caseId);
   if (!current || previous.messageId === current.messageId) return;
   try {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, env, type Redis } from '@rm/runtime';
-import type { Store } from '@rm/storage';
+import type { AccountStore, DecisionStore } from '@rm/storage';
 import { embeddedChat, type ChatPlatform } from './chat-platform.js';
 import { httpChat } from './chat-http.adapter.js';
 import { decisionWebhook, type DecisionWebhook } from './decision-webhook.js';
@@ -44,20 +44,20 @@ export type WebhookConfig = z.infer<z.ZodObject<typeof webhookConfigShape>>;
 
 const requiredWith = (name: string, by: string) => new ConfigError([`${name}: required when ${by} is set (got null)`]);
 
-export function createChatPlatform(config: ChatConfig, store: Store): ChatPlatform {
+export function createChatPlatform(config: ChatConfig, store: DecisionStore): ChatPlatform {
   if (!config.CHAT_API_URL) return embeddedChat(store);
   if (!config.CHAT_TOKEN) throw requiredWith('CHAT_TOKEN', 'CHAT_API_URL');
   return httpChat({ baseUrl: config.CHAT_API_URL, token: config.CHAT_TOKEN, timeoutMs: config.PLATFORM_TIMEOUT_MS, deliveries: store });
 }
 
-export function createUserDirectory(config: DirectoryConfig, deps: { store: Store; redis: Redis; prefix: string }): UserDirectory {
+export function createUserDirectory(config: DirectoryConfig, deps: { store: AccountStore; redis: Redis; prefix: string }): UserDirectory {
   if (!config.USER_DIRECTORY_URL) return memoizedDirectory(embeddedDirectory(deps.store), config.USER_CACHE_TTL_MS);
   const http = httpDirectory({ baseUrl: config.USER_DIRECTORY_URL, timeoutMs: config.PLATFORM_TIMEOUT_MS });
   return memoizedDirectory(cachedDirectory(http, deps.redis, { prefix: deps.prefix, ttlMs: config.USER_CACHE_TTL_MS }), config.USER_CACHE_TTL_MS);
 }
 
 /** null when no webhook is configured. */
-export function createDecisionWebhook(config: WebhookConfig, store: Store): DecisionWebhook | null {
+export function createDecisionWebhook(config: WebhookConfig, store: DecisionStore): DecisionWebhook | null {
   if (!config.DECISION_WEBHOOK_URL) return null;
   if (!config.DECISION_WEBHOOK_SECRET) throw requiredWith('DECISION_WEBHOOK_SECRET', 'DECISION_WEBHOOK_URL');
   return decisionWebhook({ url: config.DECISION_WEBHOOK_URL, secret: config.DECISION_WEBHOOK_SECRET, timeoutMs: config.PLATFORM_TIMEOUT_MS, deliveries: store });

@@ -1,7 +1,7 @@
-import type { Store } from '@rm/storage';
+import type { DecisionStore } from '@rm/storage';
 
 /** Where deliveries to outside systems are remembered (the store). */
-export type DeliveryLog = Pick<Store, 'findDelivery' | 'recordDelivery'>;
+export type DeliveryLog = Pick<DecisionStore, 'findDelivery' | 'recordDelivery'>;
 
 /**
  * Delivers once per key: a key already delivered answers the first delivery's id without sending.

@@ -1,4 +1,4 @@
-import type { Store } from '@rm/storage';
+import type { AccountStore } from '@rm/storage';
 
 /** A player as the game platform's user directory knows them. */
 export interface DirectoryUser {
@@ -15,6 +15,6 @@ export interface UserDirectory {
 }
 
 /** The embedded directory: players registered with the admin CLI (`user add`). */
-export function embeddedDirectory(store: Store): UserDirectory {
+export function embeddedDirectory(store: AccountStore): UserDirectory {
   return { getUser: (id) => store.getUser(id) };
 }

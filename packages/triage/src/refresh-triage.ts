@@ -1,17 +1,17 @@
-import { OPEN_STATES, type CaseTriageRecord, type ReportRecord, type Store } from '@rm/storage';
+import { OPEN_STATES, type CaseTriageRecord, type ReportRecord, type ReporterStore, type ReportStore, type TriageStore } from '@rm/storage';
 import { assessCase, type Assessment } from './assess-case.js';
 import { credibilityOf, type Credibility } from './credibility.js';
 import type { Rule, TriagePolicy } from './policy.js';
 
 /** A case's reports and their reporters' credibility, as the case API and the triage read them. */
-export async function caseReportsWithCredibility(store: Store, caseId: string): Promise<{ reports: ReportRecord[]; credibility: Map<string, Credibility> }> {
+export async function caseReportsWithCredibility(store: ReportStore & ReporterStore, caseId: string): Promise<{ reports: ReportRecord[]; credibility: Map<string, Credibility> }> {
   const reports = await store.caseReports(caseId);
   const reporters = [...new Map(reports.map((r) => [`${r.reporterPlatform}\u0000${r.reporterId}`, { platform: r.reporterPlatform, id: r.reporterId }])).values()];
   return { reports, credibility: credibilityOf(reporters, await store.reporterStats(reporters)) };
 }
 
 export interface TriageDeps {
-  store: Store;
+  store: ReportStore & TriageStore & ReporterStore;
   policy: TriagePolicy;
   /** Carries out a rule that fired for the first time on the case, before the triage saying so is stored. */
   act: (rule: Rule, caseId: string, triage: CaseTriageRecord) => Promise<void>;

@@ -1,4 +1,4 @@
-import { DECIDED_STATES, type CaseEvent, type CaseState, type ReportRecord, type Store } from '@rm/storage';
+import { DECIDED_STATES, type CaseEvent, type CaseState, type DecisionStore, type ReportRecord, type ReportStore } from '@rm/storage';
 import { categoryOf, isBrigade, matchingRules, type AssessedReport } from './assess-case.js';
 import { credibilityScore, reporterKey, type Credibility } from './credibility.js';
 import { durationMs } from './duration.js';
@@ -42,7 +42,7 @@ type Item = { at: number; order: number; report?: ReportRecord; event?: CaseEven
  * Reads only: the store is not written to. Reports before `since` still count towards their case
  * (and the decisions before it towards credibility), but rules act only on reports from `since` on.
  */
-export async function replayRules(store: Store, policy: TriagePolicy, options: { since?: number; progress?: ReplayProgress } = {}): Promise<ReplayResult> {
+export async function replayRules(store: ReportStore & DecisionStore, policy: TriagePolicy, options: { since?: number; progress?: ReplayProgress } = {}): Promise<ReplayResult> {
   const since = options.since ?? Number.NEGATIVE_INFINITY;
   const progress = options.progress ?? (() => undefined);
 

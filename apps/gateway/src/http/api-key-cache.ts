@@ -1,5 +1,5 @@
 import { ExpiringCache } from '@rm/runtime';
-import type { ApiKeyRecord, Store } from '@rm/storage';
+import type { AccountStore, ApiKeyRecord } from '@rm/storage';
 
 /**
  * Keeps verified `Authorization` headers with their key for a short while, so the hot path
@@ -12,7 +12,7 @@ export class ApiKeyCache {
   private readonly verified: ExpiringCache<ApiKeyRecord>;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AccountStore,
     ttlMs: number,
     limits = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 },
   ) {

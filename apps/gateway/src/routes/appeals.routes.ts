@@ -17,6 +17,7 @@ import {
 } from '@rm/contracts';
 import { uuidv7 } from '@rm/runtime';
 import { appealSettingsOf } from '@rm/triage';
+import type { AccountStore, AppealStore, SanctionStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireBoundModerator } from '../http/bound-moderator.js';
 import { appealDetail, appealViews } from '../use-cases/appeal-views.js';
@@ -27,8 +28,10 @@ const doc = (operationId: string, summary: string) => ({ operationId, summary, t
 const decide = { permission: 'reports.handle_reports' } as const;
 const view = { permission: 'reports.view_reports' } as const;
 
+type Deps = Pick<GatewayDeps, 'config' | 'logger' | 'sanctionsQueue' | 'decisions'> & { store: AppealStore & SanctionStore & AccountStore };
+
 /** Appeals (docs/appeals.md): game servers file them; moderators work them as a queue beside cases. */
-export function appealsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function appealsRoutes(deps: Deps): FastifyPluginAsyncZod {
   const slaMs = () => appealSettingsOf(deps.config.TRIAGE_POLICY).slaMs;
   return async (app) => {
     app.post(

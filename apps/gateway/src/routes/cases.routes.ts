@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CaseIdParams, CaseResponse, CasesQuery, CasesResponse, errorResponses } from '@rm/contracts';
+import type { AccountStore, AppealStore, DecisionStore, EvidenceStore, ReporterStore, ReportStore, SanctionStore, TriageStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { getCase } from '../use-cases/get-case.js';
 import { listCases } from '../use-cases/list-cases.js';
 
+type Deps = Pick<GatewayDeps, 'config' | 'directory'> & {
+  store: ReportStore & ReporterStore & TriageStore & DecisionStore & SanctionStore & AppealStore & EvidenceStore & AccountStore;
+};
+
 /** The triage queue (docs/triage.md): cases by priority, and one case with its reports and decisions. */
-export function casesRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function casesRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/cases',

@@ -24,8 +24,10 @@ const errors = errorResponses(true);
 const doc = (operationId: string, summary: string) => ({ operationId, summary, tags: ['moderation'] });
 const config = { permission: 'reports.handle_reports' } as const;
 
+type Deps = Pick<GatewayDeps, 'config' | 'decisions'>;
+
 /** Claim, unclaim, approve, dismiss, undo: each becomes one job on the decisions queue. */
-export function decisionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function decisionsRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('preHandler', requireBoundModerator);
     app.post(

@@ -4,12 +4,12 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { AppError, EvidenceCopyParams, UploadDoneResponse, UploadRequestBody, UploadResponse, UploadTokenParams, errorResponses } from '@rm/contracts';
 import { isInlineType } from '@rm/evidence';
-import type { Store } from '@rm/storage';
+import type { EvidenceStore } from '@rm/storage';
 import type { EvidenceDeps } from '../use-cases/evidence-uploads.js';
 import { receiveUpload, startUpload } from '../use-cases/evidence-uploads.js';
 
 /** Uploads (a key with reports.submit_report) and kept copies (reports.view_reports); docs/evidence.md. */
-export function evidenceRoutes(deps: { evidence: EvidenceDeps; store: Store }): FastifyPluginAsyncZod {
+export function evidenceRoutes(deps: { evidence: EvidenceDeps; store: EvidenceStore }): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/evidence/uploads',

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, MeResponse } from '@rm/contracts';
-import type { GatewayDeps } from '../deps.js';
+import type { AccountStore } from '@rm/storage';
 import { describeKey } from '../use-cases/describe-key.js';
 
+type Deps = { store: AccountStore };
+
 /** GET /v1/me: any valid key may ask who it is (no permission needed). */
-export function meRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/me',

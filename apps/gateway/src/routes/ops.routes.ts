@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { probeDependencies } from '@rm/runtime';
+import type { AccountStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 
+type Deps = Pick<GatewayDeps, 'redis' | 'metrics'> & { store: AccountStore };
+
 /** Liveness, readiness and Prometheus metrics, outside /v1 and without API keys. */
-export function opsRoutes(deps: GatewayDeps): FastifyPluginAsync {
+export function opsRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', service: 'gateway' }));
     // Ready while Redis answers: submit, check and the ban API need only Redis and the keys this

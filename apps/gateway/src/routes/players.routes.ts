@@ -3,8 +3,10 @@ import { errorResponses, PlayerParams, PlayerResponse } from '@rm/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { getPlayer } from '../use-cases/get-player.js';
 
+type Deps = Pick<GatewayDeps, 'directory'>;
+
 /** A player's names and avatar from the game platform's directory, for the console's player page. */
-export function playersRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function playersRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/players/:userId',

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, ReporterOutcomesParams, ReporterOutcomesQuery, ReporterOutcomesResponse } from '@rm/contracts';
-import type { GatewayDeps } from '../deps.js';
+import type { ReporterStore } from '@rm/storage';
 import { reporterOutcomes } from '../use-cases/reporter-outcomes.js';
 
+type Deps = { store: ReporterStore };
+
 /** What a reporter may learn of their reports (DSA Art. 16(5)): for the game client, never the penalty. */
-export function reportersRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function reportersRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/reporters/:platform/:reporterId/outcomes',

@@ -9,6 +9,7 @@ import {
   SubmitReportResponse,
   UserIdParams,
 } from '@rm/contracts';
+import type { ReportStore, SanctionStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { checkReport } from '../use-cases/check-report.js';
 import { listReports } from '../use-cases/list-reports.js';
@@ -17,8 +18,10 @@ import { submitReport } from '../use-cases/submit-report.js';
 const withBody = errorResponses(true);
 const withoutBody = errorResponses(false);
 
+type Deps = Pick<GatewayDeps, 'directory' | 'intake' | 'config' | 'guard'> & { store: ReportStore & SanctionStore };
+
 /** Submit, check and list: the game clients' side of the API. */
-export function reportsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function reportsRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/reports/new',

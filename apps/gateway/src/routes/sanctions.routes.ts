@@ -16,6 +16,7 @@ import {
   SanctionStatusResponse,
   SanctionUserParams,
 } from '@rm/contracts';
+import type { AccountStore, SanctionStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { FeedPages, sanctionFeed } from '../use-cases/sanction-feed.js';
 import { sanctionStatus } from '../use-cases/sanction-status.js';
@@ -26,8 +27,10 @@ const bodyErrors = errorResponses(true);
 const config = { permission: 'sanctions.read' } as const;
 const write = { permission: 'sanctions.write' } as const;
 
+type Deps = Pick<GatewayDeps, 'config' | 'logger' | 'sanctionCache' | 'sanctionsQueue'> & { store: SanctionStore & AccountStore };
+
 /** The ban API for game servers: a player's sanctions (checked on join) and the feed of every change. */
-export function sanctionsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function sanctionsRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     const feedPages = new FeedPages();
     app.get(

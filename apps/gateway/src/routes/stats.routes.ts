@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, StatsQuery, StatsResponse } from '@rm/contracts';
+import type { AppealStore, TriageStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { queueStats } from '../use-cases/queue-stats.js';
 
 
+type Deps = Pick<GatewayDeps, 'config'> & { store: TriageStore & AppealStore };
+
 /** Queue health for lead moderators: GET /v1/stats?window=P7D. */
-export function statsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function statsRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/stats',

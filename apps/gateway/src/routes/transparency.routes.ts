@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, TransparencyQuery, TransparencyResponse } from '@rm/contracts';
+import type { TransparencyStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { transparencyFigures } from '../use-cases/transparency-figures.js';
 
+type Deps = Pick<GatewayDeps, 'config'> & { store: TransparencyStore };
+
 /** The transparency figures for the operator's yearly report (admin keys only): GET /v1/transparency?from=&to=. */
-export function transparencyRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+export function transparencyRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/transparency',

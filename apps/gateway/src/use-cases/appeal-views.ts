@@ -1,9 +1,9 @@
 import type { AppealDetail, AppealEventView, AppealView, ModeratorView } from '@rm/contracts';
-import type { AppealEvent, AppealRecord, Store } from '@rm/storage';
+import type { AccountStore, AppealEvent, AppealRecord, AppealStore, SanctionStore } from '@rm/storage';
 import { creatorNames, toView } from './sanction-status.js';
 
 /** Names of the moderators (or, for a trusted system's sanction, API keys) an appeal mentions, read once each. */
-export async function appealNames(store: Store, ids: Iterable<string | null>): Promise<Map<string, string>> {
+export async function appealNames(store: AccountStore, ids: Iterable<string | null>): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   for (const id of ids) {
     if (id === null || names.has(id)) continue;
@@ -53,20 +53,20 @@ export function toAppealEventView(e: AppealEvent, names: Map<string, string>): A
 const namedIn = (a: AppealRecord) => [a.claimedBy, a.sanctionModeratorId, a.decidedBy];
 
 /** Views of a page of appeals. */
-export async function appealViews(store: Store, appeals: AppealRecord[], slaMs: number): Promise<AppealView[]> {
+export async function appealViews(store: AccountStore, appeals: AppealRecord[], slaMs: number): Promise<AppealView[]> {
   const names = await appealNames(store, appeals.flatMap(namedIn));
   return appeals.map((a) => toAppealView(a, names, slaMs));
 }
 
 /** Appeals with their stories (oldest first): what the case's audit shows. */
-export async function appealsWithHistory(store: Store, appeals: AppealRecord[], slaMs: number): Promise<(AppealView & { history: AppealEventView[] })[]> {
+export async function appealsWithHistory(store: AppealStore & AccountStore, appeals: AppealRecord[], slaMs: number): Promise<(AppealView & { history: AppealEventView[] })[]> {
   const histories = await Promise.all(appeals.map((a) => store.appealHistory(a.id)));
   const names = await appealNames(store, [...appeals.flatMap(namedIn), ...histories.flat().map((e) => e.moderatorId)]);
   return appeals.map((a, i) => ({ ...toAppealView(a, names, slaMs), history: histories[i]!.map((e) => toAppealEventView(e, names)) }));
 }
 
 /** One appeal in full: its story and the sanction it contests. */
-export async function appealDetail(store: Store, a: AppealRecord, slaMs: number): Promise<AppealDetail> {
+export async function appealDetail(store: AppealStore & SanctionStore & AccountStore, a: AppealRecord, slaMs: number): Promise<AppealDetail> {
   const [[withHistory], sanction] = await Promise.all([appealsWithHistory(store, [a], slaMs), store.getSanction(a.sanctionId)]);
   const creator = sanction ? (await creatorNames(store, [sanction])).get(sanction.moderatorId)! : '';
   return { ...withHistory!, sanction: sanction ? toView(sanction, creator) : null };

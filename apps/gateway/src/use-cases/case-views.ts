@@ -1,11 +1,11 @@
 import type { CaseSummary, PlayerNames } from '@rm/contracts';
-import { SLA_BREACHED_FLAG, type CaseRecord, type CaseTriageRecord, type ModeratorRecord, type Store } from '@rm/storage';
+import { SLA_BREACHED_FLAG, type AccountStore, type CaseRecord, type CaseTriageRecord, type ModeratorRecord } from '@rm/storage';
 import { ageTerm, round, type TriagePolicy } from '@rm/triage';
 
 const isOpen = (c: CaseRecord) => c.state === 'open' || c.state === 'claimed';
 
 /** Usernames of the moderators named, read once each. */
-export async function moderatorNames(store: Store, ids: Iterable<string>): Promise<Map<string, ModeratorRecord | null>> {
+export async function moderatorNames(store: AccountStore, ids: Iterable<string>): Promise<Map<string, ModeratorRecord | null>> {
   const unique = [...new Set(ids)];
   const found = await Promise.all(unique.map((id) => store.getModerator(id)));
   return new Map(unique.map((id, i) => [id, found[i] ?? null]));

@@ -1,8 +1,8 @@
 import { PERMISSIONS, type MeResponse } from '@rm/contracts';
-import type { ApiKeyRecord, Store } from '@rm/storage';
+import type { AccountStore, ApiKeyRecord } from '@rm/storage';
 
 /** The calling key and, when it is bound, its moderator (GET /v1/me). */
-export async function describeKey(store: Pick<Store, 'getModerator'>, key: ApiKeyRecord): Promise<MeResponse> {
+export async function describeKey(store: Pick<AccountStore, 'getModerator'>, key: ApiKeyRecord): Promise<MeResponse> {
   const moderator = key.moderatorId === undefined ? null : await store.getModerator(key.moderatorId);
   return {
     success: true,

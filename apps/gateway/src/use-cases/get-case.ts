@@ -1,5 +1,5 @@
 import { AppError, type CaseResponse } from '@rm/contracts';
-import type { CaseTriageRecord, Store } from '@rm/storage';
+import type { AccountStore, AppealStore, CaseTriageRecord, DecisionStore, EvidenceStore, ReporterStore, ReportStore, SanctionStore, TriageStore } from '@rm/storage';
 import { appealSettingsOf, assessCase, caseCategory, caseReportsWithCredibility, categoryOf, kindsOf, proposeStep, reporterKey, type TriagePolicy } from '@rm/triage';
 import type { UserDirectory } from '@rm/platforms';
 import { caseSummary, moderatorNames } from './case-views.js';
@@ -13,7 +13,13 @@ import { appealsWithHistory } from './appeal-views.js';
  * decisions oldest first, and the player's sanctions. A case not triaged yet (its first report was
  * stored a moment ago) is assessed here, without acting on any rule.
  */
-export async function getCase(store: Store, directory: UserDirectory, policy: TriagePolicy, caseId: string, now = Date.now()): Promise<CaseResponse> {
+export async function getCase(
+  store: ReportStore & ReporterStore & TriageStore & DecisionStore & SanctionStore & AppealStore & EvidenceStore & AccountStore,
+  directory: UserDirectory,
+  policy: TriagePolicy,
+  caseId: string,
+  now = Date.now(),
+): Promise<CaseResponse> {
   const c = await store.getCase(caseId);
   if (!c) throw new AppError('NOT_FOUND', `Case ${caseId} not found`);
   const [{ reports, credibility }, stored, history, sanctions, players, appeals] = await Promise.all([

@@ -1,5 +1,5 @@
 import type { CasesQuery, CasesResponse } from '@rm/contracts';
-import { OPEN_STATES, type CaseState, type Store } from '@rm/storage';
+import { OPEN_STATES, type AccountStore, type CaseState, type TriageStore } from '@rm/storage';
 import type { UserDirectory } from '@rm/platforms';
 import type { TriagePolicy } from '@rm/triage';
 import { caseSummary, moderatorNames } from './case-views.js';
@@ -9,7 +9,7 @@ import { playerNames } from './player-names.js';
  * The case queue: triaged cases, by default those waiting for a decision (open and claimed), most
  * urgent first. `count` is the total matching, not the page length.
  */
-export async function listCases(store: Store, directory: UserDirectory, policy: TriagePolicy, query: CasesQuery, now = Date.now()): Promise<CasesResponse> {
+export async function listCases(store: TriageStore & AccountStore, directory: UserDirectory, policy: TriagePolicy, query: CasesQuery, now = Date.now()): Promise<CasesResponse> {
   const states: CaseState[] = query.state ? [query.state] : [...OPEN_STATES];
   const { total, cases } = await store.listCases({
     states,

@@ -1,8 +1,8 @@
 import type { ListQuery, ListResponse } from '@rm/contracts';
-import type { Store } from '@rm/storage';
+import type { ReportStore, SanctionStore } from '@rm/storage';
 
 /** Reports about one user, newest first; `count` is the total, not the page length. */
-export async function listReports(store: Store, userId: string, query: ListQuery): Promise<ListResponse> {
+export async function listReports(store: ReportStore & SanctionStore, userId: string, query: ListQuery): Promise<ListResponse> {
   const [{ total, reports }, banned] = await Promise.all([
     store.listReportsByUser(userId, { offset: (query.page - 1) * query.limit, limit: query.limit }),
     store.isBanned(userId),

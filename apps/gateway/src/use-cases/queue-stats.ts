@@ -1,10 +1,10 @@
 import { parseIsoDuration, type StatsQuery, type StatsResponse } from '@rm/contracts';
-import { allOpenCases, triageOfCases, type Store } from '@rm/storage';
+import { allOpenCases, triageOfCases, type AppealStore, type TriageStore } from '@rm/storage';
 import { caseCategory, type TriagePolicy } from '@rm/triage';
 import { statsFigures } from './stats-figures.js';
 
 /** GET /v1/stats: the queue now, and what happened in the window (an ISO 8601 duration back from now). */
-export async function queueStats(store: Store, policy: TriagePolicy, query: StatsQuery, now = Date.now()): Promise<StatsResponse> {
+export async function queueStats(store: TriageStore & AppealStore, policy: TriagePolicy, query: StatsQuery, now = Date.now()): Promise<StatsResponse> {
   // The query schema accepted only positive durations.
   const since = now - parseIsoDuration(query.window)!;
   const [openCases, reportsReceived, timelines, breaches, appeals] = await Promise.all([

@@ -1,5 +1,5 @@
 import type { ReporterOutcomesParams, ReporterOutcomesQuery, ReporterOutcomesResponse } from '@rm/contracts';
-import type { Store } from '@rm/storage';
+import type { ReporterStore } from '@rm/storage';
 
 /**
  * GET /v1/reporters/{platform}/{reporterId}/outcomes: the reporter's decided reports after the
@@ -7,7 +7,7 @@ import type { Store } from '@rm/storage';
  * the sanction (kind, duration, reason) or of the other player's state. `next` is the last seq of
  * the page, or the cursor itself when nothing newer exists yet.
  */
-export async function reporterOutcomes(store: Store, params: ReporterOutcomesParams, query: ReporterOutcomesQuery): Promise<ReporterOutcomesResponse> {
+export async function reporterOutcomes(store: ReporterStore, params: ReporterOutcomesParams, query: ReporterOutcomesQuery): Promise<ReporterOutcomesResponse> {
   const after = Number(query.after ?? '0');
   const outcomes = await store.reporterOutcomes({ platform: params.platform, id: params.reporterId }, after, query.limit);
   return {

@@ -1,10 +1,11 @@
 import { AppError, AppealDecisionResult, type AppealDecisionJob, type AppealResponse } from '@rm/contracts';
+import type { AccountStore, AppealStore, SanctionStore } from '@rm/storage';
 import { appealSettingsOf } from '@rm/triage';
 import type { GatewayDeps } from '../deps.js';
 import { appealDetail } from './appeal-views.js';
 import { runDecisionJob } from './request-decision.js';
 
-type Deps = Pick<GatewayDeps, 'decisions' | 'config' | 'store'>;
+type Deps = Pick<GatewayDeps, 'decisions' | 'config'> & { store: AppealStore & AccountStore & SanctionStore };
 
 /**
  * Hands a moderator's decision about an appeal to the moderation worker (the decisions queue, as

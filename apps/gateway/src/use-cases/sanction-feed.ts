@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SanctionFeedQuery, SanctionFeedResponse } from '@rm/contracts';
 import { toEventView } from '@rm/delivery';
 import { ExpiringCache } from '@rm/runtime';
-import type { Store } from '@rm/storage';
+import type { SanctionStore } from '@rm/storage';
 
 /** A feed page as sent: its JSON's bytes, and for a full page (it never changes) its ETag. */
 export interface FeedPage {
@@ -38,7 +38,7 @@ export class FeedPages {
  * page, or the cursor itself when nothing newer exists yet, so a follower just keeps passing it.
  * A full page is answered from `pages` once it was built.
  */
-export async function sanctionFeed(store: Store, query: SanctionFeedQuery, pages?: FeedPages): Promise<FeedPage> {
+export async function sanctionFeed(store: SanctionStore, query: SanctionFeedQuery, pages?: FeedPages): Promise<FeedPage> {
   const after = Number(query.after ?? '0');
   const limit = query.limit;
   const kept = pages?.get(after, limit);

@@ -1,14 +1,14 @@
 import type { SanctionStatusResponse, SanctionView } from '@rm/contracts';
 import { isBannedBy, sanctionVersion, tallyOf, type SanctionStatusCache } from '@rm/report-guard';
 import { WARNING_KIND } from '@rm/triage';
-import type { SanctionRecord, Store } from '@rm/storage';
+import type { AccountStore, SanctionRecord, SanctionStore } from '@rm/storage';
 
 /**
  * GET /v1/sanctions/{userId}, called on every player join. Answered from the Redis cache when it
  * holds the player (the JSON as sent); a miss, or Redis failing, reads storage, the system of
  * record, and caches the answer under the player's sanction version (see SanctionStatusCache).
  */
-export async function sanctionStatus(deps: { store: Store; cache: SanctionStatusCache }, userId: string): Promise<string> {
+export async function sanctionStatus(deps: { store: SanctionStore & AccountStore; cache: SanctionStatusCache }, userId: string): Promise<string> {
   const cached = await deps.cache.get(userId).catch(() => null);
   // An answer cached by a version before restrictions, or before statements of reasons (for up to
   // 10 minutes after an upgrade), is rebuilt: a game server reads `restrictions` on every join.
@@ -19,7 +19,7 @@ export async function sanctionStatus(deps: { store: Store; cache: SanctionStatus
   return json;
 }
 
-async function statusOf(store: Store, userId: string, all: SanctionRecord[]): Promise<SanctionStatusResponse> {
+async function statusOf(store: AccountStore, userId: string, all: SanctionRecord[]): Promise<SanctionStatusResponse> {
   // A ban wave not effective yet is not shown: nothing of it is enforced before effectiveAt (nor
   // ever, for one of its sanctions lifted before then).
   const sanctions = all.filter((s) => tookEffect(s));
@@ -48,7 +48,7 @@ export function restrictionsOf(sanctions: SanctionRecord[]): string[] {
  * Who created each sanction, by name: a moderator (approvals, rules), or for a trusted system's
  * sanction the name of its API key (its moderatorId is the key id).
  */
-export async function creatorNames(store: Store, sanctions: SanctionRecord[]): Promise<Map<string, string>> {
+export async function creatorNames(store: AccountStore, sanctions: SanctionRecord[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   for (const s of sanctions) {
     if (names.has(s.moderatorId)) continue;

@@ -2,12 +2,12 @@ import type { Queue } from 'bullmq';
 import { AppError, jobIdFor, type SanctionJob, type SubmitAppealBody, type SubmitAppealResponse } from '@rm/contracts';
 import { effectsOf } from '@rm/delivery';
 import { uuidv7 } from '@rm/runtime';
-import type { SanctionRecord, Store } from '@rm/storage';
+import type { AccountStore, AppealStore, SanctionRecord, SanctionStore } from '@rm/storage';
 import { appealSettingsOf, isAutomatedSanction, type TriagePolicy } from '@rm/triage';
 import { appealViews } from './appeal-views.js';
 
 export interface SubmitAppealDeps {
-  store: Store;
+  store: SanctionStore & AppealStore & AccountStore;
   policy: TriagePolicy;
   /** The moderation worker's queue: a relay job carries out the appeal's effect (its SLA deadline) now. */
   sanctionsQueue: Queue;

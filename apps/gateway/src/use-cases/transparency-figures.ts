@@ -1,5 +1,5 @@
 import { AppError, periodBound, type TransparencyQuery, type TransparencyResponse } from '@rm/contracts';
-import type { Store, TransparencyFigures } from '@rm/storage';
+import type { TransparencyFigures, TransparencyStore } from '@rm/storage';
 import type { TriagePolicy } from '@rm/triage';
 
 /** Sums the groups' counts by the key `keyOf` gives, in the order each key first appears. */
@@ -19,7 +19,7 @@ function tally<T, K>(groups: T[], keyOf: (g: T) => K, count: (g: T) => number): 
  * GET /v1/transparency: the period's figures (DSA Articles 15 and 24), each aggregated in the
  * store; here only regrouped. Appeals are left null until the appeals feature reports them.
  */
-export async function transparencyFigures(store: Store, policy: TriagePolicy, query: TransparencyQuery): Promise<TransparencyResponse> {
+export async function transparencyFigures(store: TransparencyStore, policy: TriagePolicy, query: TransparencyQuery): Promise<TransparencyResponse> {
   const from = periodBound(query.from, 'from');
   const to = periodBound(query.to, 'to');
   if (to <= from) throw new AppError('VALIDATION_FAILED', 'Invalid query parameter to: to must be after from');

@@ -12,7 +12,7 @@ import {
 } from '@rm/contracts';
 import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects } from '@rm/delivery';
 import { uuidv7 } from '@rm/runtime';
-import type { ApiKeyRecord, NewSanction, SanctionRecord, Store } from '@rm/storage';
+import type { AccountStore, ApiKeyRecord, NewSanction, SanctionRecord, SanctionStore } from '@rm/storage';
 import { sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
 import { assembleStatement, kindsOf, type TriagePolicy } from '@rm/triage';
 import { keyHasPermission } from './key-permissions.js';
@@ -21,7 +21,7 @@ import { fieldsChangedSince } from './sanction-retries.js';
 import { creatorNames, toView } from './sanction-status.js';
 
 export interface TrustedSanctionDeps {
-  store: Store;
+  store: SanctionStore & AccountStore;
   policy: TriagePolicy;
   /** The moderation worker's queue: relay jobs (carry out effects now) and wave activations. */
   sanctionsQueue: Queue;
@@ -114,7 +114,7 @@ function check(deps: TrustedSanctionDeps, caller: ApiKeyRecord, raw: unknown, pr
   };
 }
 
-async function views(store: Store, sanctions: SanctionRecord[]): Promise<SanctionView[]> {
+async function views(store: AccountStore, sanctions: SanctionRecord[]): Promise<SanctionView[]> {
   const names = await creatorNames(store, sanctions);
   return sanctions.map((s) => toView(s, names.get(s.moderatorId) ?? s.moderatorId));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
-import { DuplicateError, type Store, type UserRecord } from '@rm/storage';
+import { DuplicateError, type AccountStore, type UserRecord } from '@rm/storage';
 import { CliError } from '../context.js';
 
 export const isNumericUserId = (id: string) => /^\d+$/.test(id) && Number.isSafeInteger(Number(id));
@@ -85,7 +85,7 @@ export interface ImportSummary {
 }
 
 /** Adds every valid row, with a progress bar on stderr; rows already present are counted, not errors. */
-export async function importUsers(store: Store, rows: Row[]): Promise<ImportSummary> {
+export async function importUsers(store: AccountStore, rows: Row[]): Promise<ImportSummary> {
   const summary: ImportSummary = { added: 0, existing: 0, invalid: [] };
   const bar = new cliProgress.SingleBar(
     { format: 'importing users [{bar}] {value}/{total} {percentage}% | eta {eta}s', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
