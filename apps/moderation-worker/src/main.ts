@@ -52,7 +52,7 @@ runMain('moderation-worker', async () => {
     triagePolicy: config.TRIAGE_POLICY,
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
-  const queueHealth = installQueueHealthMetrics(ops.metrics, store);
+  const queueHealth = installQueueHealthMetrics(ops.metrics, store, Object.keys(config.TRIAGE_POLICY.categories));
   await scheduleSweep(sanctionsQueue);
   // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
   const rebuild = new GuardRebuild({ store, redis, prefix: config.KEY_PREFIX, userSync, guard: new ReportGuard(redis, config.KEY_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });

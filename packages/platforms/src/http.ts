@@ -1,9 +1,12 @@
 import { PlatformError, PlatformRateLimitedError } from './errors.js';
 import { exchange, HttpTimeoutError, type HttpReply } from './http-exchange.js';
+import { recordOutboundCall, type OutboundTarget } from '@rm/runtime';
 
 export interface HttpTarget {
   /** Names the platform in errors: "the chat platform did not answer within 3000 ms". */
   platform: string;
+  /** Its `target` label on `rm_platform_calls_total`. */
+  metric: OutboundTarget;
   /** Every call is aborted after this long (the body included). */
   timeoutMs: number;
   headers?: Record<string, string>;
@@ -46,9 +49,11 @@ export async function callPlatform(target: HttpTarget, method: string, url: stri
         timeoutMs: target.timeoutMs,
       });
     } catch (err) {
+      recordOutboundCall(target.metric, 'unreachable');
       if (err instanceof HttpTimeoutError) throw new PlatformError(target.platform, `did not answer within ${target.timeoutMs} ms`, true);
       throw new PlatformError(target.platform, `could not be reached (${(err as { code?: string }).code ?? (err as Error).message})`, true);
     }
+    recordOutboundCall(target.metric, answer.status === 429 ? 'rate_limited' : isOk(answer.status) ? 'ok' : 'error');
     if (answer.status === 429) {
       const retryAfterMs = parseRetryAfter(answer.header('retry-after'));
       if (waits >= MAX_INLINE_WAITS || retryAfterMs > target.maxInlineRetryAfterMs) throw new PlatformRateLimitedError(target.platform, retryAfterMs);

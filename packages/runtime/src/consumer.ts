@@ -73,6 +73,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       },
     },
   );
+  options.metrics?.consumes(spec.name);
   worker.on('completed', () => options.metrics?.jobs.inc({ queue: spec.name, outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     const attempts = job?.opts.attempts ?? 1;

@@ -10,6 +10,7 @@ export * from './worker-config.js';
 export * from './backoff.js';
 export * from './lock.js';
 export * from './metrics.js';
+export * from './outbound-calls.js';
 export * from './ops-server.js';
 export * from './worker-ops.js';
 export * from './readiness.js';
