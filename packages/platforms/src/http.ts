@@ -1,6 +1,6 @@
 import { PlatformError, PlatformRateLimitedError } from './errors.js';
 import { exchange, HttpTimeoutError, type HttpReply } from './http-exchange.js';
-import { recordOutboundCall, type OutboundTarget } from '@rm/runtime';
+import { recordOutboundCall, SpanKind, withSpan, type OutboundTarget } from '@rm/runtime';
 
 export interface HttpTarget {
   /** Names the platform in errors: "the chat platform did not answer within 3000 ms". */
@@ -38,7 +38,12 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
  * honoured, and network failures turned into a PlatformError that says what happened. Any other
  * status is returned for the caller to judge.
  */
-export async function callPlatform(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
+export function callPlatform(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
+  // A client span per call: the target's kind and the method, never its URL (it may hold ids of other systems or tokens).
+  return withSpan(`${target.metric} ${method}`, { kind: SpanKind.CLIENT, attributes: { 'rm.platform': target.metric, 'http.request.method': method } }, () => exchangeWithRetries(target, method, url, payload));
+}
+
+async function exchangeWithRetries(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
   for (let waits = 0; ; waits++) {
     let answer: HttpReply;
     try {

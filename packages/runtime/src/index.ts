@@ -11,6 +11,7 @@ export * from './backoff.js';
 export * from './lock.js';
 export * from './metrics.js';
 export * from './outbound-calls.js';
+export * from './tracing.js';
 export * from './ops-server.js';
 export * from './worker-ops.js';
 export * from './readiness.js';
