@@ -100,7 +100,8 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
 
   it('the decision continues its request, and its effects (the case message) continue the decision', async () => {
     expect((await sys.post(`/v1/reports/${reportId}/claim`, admin.auth, { moderator: { id: 'mod-t54' } })).status).toBe(200);
-    await sys.waitFor(async () => Boolean(find((s) => s.name === 'decision claim')), 20_000, 'the decision span');
+    // The request's span ends after its answer: both are waited for.
+    await sys.waitFor(async () => Boolean(find((s) => s.name === 'decision claim') && find((s) => s.name === 'POST /v1/reports/:id/claim')), 20_000, 'the decision and request spans');
     const decision = find((s) => s.name === 'decision claim')!;
     const request = find((s) => s.service === 'gateway' && s.name === 'POST /v1/reports/:id/claim')!;
     expect(decision.traceId).toBe(request.traceId);
