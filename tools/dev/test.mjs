@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { bootstrap, NX_ENV, ROOT } from './lib/bootstrap.mjs';
 import { ensureChromium } from './lib/chromium.mjs';
+import { ensurePromtool } from './lib/promtool.mjs';
 import { say } from './lib/log.mjs';
 import { withPrivateRedis } from './lib/private-redis.mjs';
 import { run } from './lib/run.mjs';
@@ -13,12 +14,13 @@ let code = 1;
 try {
   await bootstrap();
   const chromium = await ensureChromium();
+  const promtool = await ensurePromtool();
   const targets = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['lint', 'test'];
   code = await withPrivateRedis('test', async (redis) => {
     const nx = (args) =>
       run(join(ROOT, 'node_modules', '.bin', 'nx'), ['run-many', '-t', ...targets, '--outputStyle=static', ...args], {
         cwd: ROOT,
-        env: { ...NX_ENV, REDIS_URL: redis.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...(chromium && { CHROMIUM_PATH: chromium }) },
+        env: { ...NX_ENV, REDIS_URL: redis.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...(chromium && { CHROMIUM_PATH: chromium }), ...(promtool && { PROMTOOL_PATH: promtool }) },
       });
     // Lint and the packages' own tests two at a time (each is one process, mostly waiting on the
     // disk or Redis); then the end-to-end suite alone, which runs two files at a time itself and

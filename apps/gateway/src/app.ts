@@ -9,6 +9,7 @@ import { installAuth } from './http/auth.js';
 import { answerClientError, createHttpServer } from './http/server.js';
 import { handleError, installErrorHandling } from './http/error-handler.js';
 import { installRequestMetrics } from './http/observability.js';
+import { registerTracing } from './http/tracing.js';
 import { installOpenApi } from './http/openapi.js';
 import { installQueueDashboard } from './http/queue-dashboard.js';
 import { casesRoutes } from './routes/cases.routes.js';
@@ -60,6 +61,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandling(app);
   installRequestMetrics(app, deps.metrics);
+  registerTracing(app);
   await installOpenApi(app);
   await app.register(opsRoutes(deps));
 

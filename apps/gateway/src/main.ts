@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, probeDependencies, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage-factory';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -47,6 +47,11 @@ runMain('gateway', async () => {
   const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.KEY_PREFIX));
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
+  // Ready as /ready says: on Redis alone (the store's state reported, not required).
+  metrics.watchReadiness(async () => {
+    const { redis: redisUp, store: storeUp } = await probeDependencies(redis, store);
+    return { ready: redisUp, redis: redisUp, store: storeUp };
+  });
   const replies = new ReplyInbox(createRedis(config, { onError }), config.KEY_PREFIX, (err) => logger?.warn({ err }, 'reply inbox: could not read the decision answers'));
   await replies.ready();
 

@@ -1,7 +1,7 @@
 import { createNotifier } from '@rm/delivery';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard } from '@rm/report-guard';
-import { createDeadlines, createLogger, loadConfig, MicroBatcher, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
+import { withSpan, createDeadlines, createLogger, loadConfig, MicroBatcher, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import type { NewReport } from '@rm/storage';
 import { createStore } from '@rm/storage-factory';
 import { intakeConfig } from './config.js';
@@ -17,7 +17,9 @@ runMain('intake-worker', async () => {
   const { store, redis, consume } = await startWorkerProcess('intake-worker', config, log, () => createStore(config), ['intake']);
   const notifier = createNotifier(redis, config.KEY_PREFIX, config);
   // Reports of the jobs running at once are written in one transaction.
-  const saver = new MicroBatcher((reports: NewReport[]) => store.saveReports(reports));
+  const saver = new MicroBatcher((reports: NewReport[]) =>
+    withSpan('store saveReports', { attributes: { 'db.operation.name': 'saveReports', 'rm.report_ids': reports.map((r) => r.id) } }, () => store.saveReports(reports)),
+  );
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const evidenceQueue = openQueue('evidence', redis, config.KEY_PREFIX);
   const queueCaptures = captureQueuer(evidenceQueue);
@@ -33,7 +35,7 @@ runMain('intake-worker', async () => {
   consume(
     'intake',
     async (job) => {
-      const saved = await storeReports(deps, job);
+      const saved = await withSpan('intake store', { attributes: { 'rm.report_ids': job.reports.map((r) => r.reportId) } }, () => storeReports(deps, job));
       // After the commit: a capture never holds a report back, and a lost one is queued again by the redelivered job.
       await queueCaptures(job, saved);
       // Refused reports of the job were not stored, so `saved` is not aligned with job.reports.

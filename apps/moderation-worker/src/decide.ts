@@ -1,3 +1,4 @@
+import { annotateSpan } from '@rm/runtime';
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
 import type { EffectKind } from '@rm/delivery';
 import { OpenCaseConflictError, recordedEffects, type CaseEvent, type CaseRecord, type EffectRecord } from '@rm/storage';
@@ -38,6 +39,7 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
 
   for (let race = 0; race < MAX_RACES; race++) {
     const c = await store.getCase(report.caseId);
+    annotateSpan({ 'rm.case_id': report.caseId });
     if (!c) throw new AppError('NOT_FOUND', `The case of report ${job.reportId} was not found`);
     const p = plan(c, { action: job.action, moderatorId: job.moderatorId, bypassClaimCheck: job.action === 'unclaim' && job.bypassClaimCheck });
     if (!p.ok) {

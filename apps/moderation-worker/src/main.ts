@@ -1,4 +1,4 @@
-import { createLogger, createRedis, loadConfig, createDeadlines, openQueue, runMain, sendReply, startWorkerProcess, type Logger } from '@rm/runtime';
+import { withSpan, createLogger, createRedis, loadConfig, createDeadlines, openQueue, runMain, sendReply, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createNotifier, EffectRelay, effectHandlers, WebhookFlag } from '@rm/delivery';
 import { createChatPlatform, markSuperseded } from '@rm/platforms';
 import { jobIdFor, type OneDecision } from '@rm/contracts';
@@ -52,7 +52,7 @@ runMain('moderation-worker', async () => {
     triagePolicy: config.TRIAGE_POLICY,
     settings: { hideUsername: config.HIDE_USERNAME, reportChannel: config.REPORT_CHANNEL_ID },
   };
-  const queueHealth = installQueueHealthMetrics(ops.metrics, store);
+  const queueHealth = installQueueHealthMetrics(ops.metrics, store, Object.keys(config.TRIAGE_POLICY.categories));
   await scheduleSweep(sanctionsQueue);
   // Ban flags back from storage whenever Redis lost them (at start, then checked every second).
   const rebuild = new GuardRebuild({ store, redis, prefix: config.KEY_PREFIX, userSync, guard: new ReportGuard(redis, config.KEY_PREFIX), afterRebuild: () => scheduleSweep(sanctionsQueue) });
@@ -83,7 +83,17 @@ runMain('moderation-worker', async () => {
   };
   consume(
     'decisions',
-    async (job, raw) => ('decisions' in job ? decideAll(job.decisions, decideOne, answerNow(raw.data)) : decideOne(job)),
+    async (job, raw) => {
+      // Each decision continues the trace of the request that asked for it (carried in the raw job).
+      const traces = new Map(((raw.data as { decisions?: { decisionId?: string; trace?: string }[] }).decisions ?? []).map((d) => [d.decisionId, d.trace]));
+      const traced = (d: OneDecision) =>
+        withSpan(
+          `decision ${d.action}`,
+          { parent: traces.get(d.decisionId), attributes: { 'rm.decision_id': d.decisionId, ...('appealId' in d ? { 'rm.appeal_id': d.appealId } : { 'rm.report_id': d.reportId }) } },
+          () => decideOne(d),
+        );
+      return 'decisions' in job ? decideAll(job.decisions, traced, answerNow(raw.data)) : traced(job);
+    },
     {
       concurrency: config.MODERATION_CONCURRENCY,
       // The effects still being carried out after their answers, before the queues they use close.

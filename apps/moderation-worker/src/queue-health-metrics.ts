@@ -27,9 +27,11 @@ export interface QueueHealthSource {
  * Queue-health series of the process that handles deadlines: open cases by priority band and
  * state (read from the store at each scrape) and SLA breaches escalated by this process.
  */
-export function installQueueHealthMetrics(metrics: Metrics, store: QueueHealthSource): { slaBreached(category: string): void } {
+export function installQueueHealthMetrics(metrics: Metrics, store: QueueHealthSource, categories: string[] = []): { slaBreached(category: string): void } {
   const registers = [metrics.registry];
   const breaches = new Counter({ name: 'rm_sla_breaches_total', help: 'Cases escalated for waiting unclaimed past their SLA, by category', labelNames: ['category'], registers });
+  // Every category of the policy from zero, so the first breach shows in increase() and its alert.
+  for (const category of categories) breaches.inc({ category }, 0);
   new Gauge({
     name: 'rm_open_cases',
     help: 'Open (unclaimed) and claimed cases by priority band (high, medium, low, untriaged)',

@@ -24,6 +24,7 @@ const WithId = z.object({ id: z.union([z.string().min(1), z.number()]) });
 export function httpChat(options: HttpChatOptions): ChatPlatform {
   const target: HttpTarget = {
     platform: PLATFORM,
+    metric: 'chat',
     timeoutMs: options.timeoutMs,
     headers: { authorization: `Bearer ${options.token}` },
     // A short wait in place beats a retry later; a long one is left to the queue's backoff.

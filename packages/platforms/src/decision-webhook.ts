@@ -31,7 +31,7 @@ export function decisionWebhook(options: { url: string; secret: string; timeoutM
         // A sanction change's id is its feed seq: the same dedupe key as GET /v1/sanctions.
         const eventId = 'seq' in body ? `sanction-${body.seq}` : body.decisionId;
         const headers = { [SIGNATURE_HEADER]: signBody(options.secret, raw), [EVENT_ID_HEADER]: eventId };
-        const answer = await callPlatform({ platform: PLATFORM, timeoutMs: options.timeoutMs, headers, maxInlineRetryAfterMs: options.timeoutMs }, 'POST', options.url, raw);
+        const answer = await callPlatform({ platform: PLATFORM, metric: 'webhook', timeoutMs: options.timeoutMs, headers, maxInlineRetryAfterMs: options.timeoutMs }, 'POST', options.url, raw);
         if (!isOk(answer.status)) throw statusError(PLATFORM, `the ${body.event} event ${eventId}`, answer.status);
         return null;
       });

@@ -19,7 +19,7 @@ const UserBody = z.object({
  */
 export function httpDirectory(options: { baseUrl: string; timeoutMs: number }): UserDirectory {
   // The gateway waits on this call, so a 429 is not waited out: the caller hears it at once.
-  const target = { platform: PLATFORM, timeoutMs: options.timeoutMs, maxInlineRetryAfterMs: 0 };
+  const target = { platform: PLATFORM, metric: 'directory' as const, timeoutMs: options.timeoutMs, maxInlineRetryAfterMs: 0 };
   return {
     async getUser(id): Promise<DirectoryUser | null> {
       // `/users/..` would address another path: no user the directory serves can have such an id.

@@ -1,9 +1,12 @@
 import { PlatformError, PlatformRateLimitedError } from './errors.js';
 import { exchange, HttpTimeoutError, type HttpReply } from './http-exchange.js';
+import { recordOutboundCall, SpanKind, withSpan, type OutboundTarget } from '@rm/runtime';
 
 export interface HttpTarget {
   /** Names the platform in errors: "the chat platform did not answer within 3000 ms". */
   platform: string;
+  /** Its `target` label on `rm_platform_calls_total`. */
+  metric: OutboundTarget;
   /** Every call is aborted after this long (the body included). */
   timeoutMs: number;
   headers?: Record<string, string>;
@@ -35,7 +38,12 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
  * honoured, and network failures turned into a PlatformError that says what happened. Any other
  * status is returned for the caller to judge.
  */
-export async function callPlatform(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
+export function callPlatform(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
+  // A client span per call: the target's kind and the method, never its URL (it may hold ids of other systems or tokens).
+  return withSpan(`${target.metric} ${method}`, { kind: SpanKind.CLIENT, attributes: { 'rm.platform': target.metric, 'http.request.method': method } }, () => exchangeWithRetries(target, method, url, payload));
+}
+
+async function exchangeWithRetries(target: HttpTarget, method: string, url: string, payload?: unknown): Promise<HttpAnswer> {
   for (let waits = 0; ; waits++) {
     let answer: HttpReply;
     try {
@@ -46,9 +54,11 @@ export async function callPlatform(target: HttpTarget, method: string, url: stri
         timeoutMs: target.timeoutMs,
       });
     } catch (err) {
+      recordOutboundCall(target.metric, 'unreachable');
       if (err instanceof HttpTimeoutError) throw new PlatformError(target.platform, `did not answer within ${target.timeoutMs} ms`, true);
       throw new PlatformError(target.platform, `could not be reached (${(err as { code?: string }).code ?? (err as Error).message})`, true);
     }
+    recordOutboundCall(target.metric, answer.status === 429 ? 'rate_limited' : isOk(answer.status) ? 'ok' : 'error');
     if (answer.status === 429) {
       const retryAfterMs = parseRetryAfter(answer.header('retry-after'));
       if (waits >= MAX_INLINE_WAITS || retryAfterMs > target.maxInlineRetryAfterMs) throw new PlatformRateLimitedError(target.platform, retryAfterMs);

@@ -104,6 +104,8 @@ export const commonConfig = z.object({
   KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (no braces: hash tags are added where needed)').default('rm'),
   DATA_DIR: env.string('./data'),
   LOG_LEVEL: env.logLevel(),
+  // Set: traces go there over OTLP/HTTP (the SDK reads it and the other OTEL_* itself; checked here so a bad one stops the process naming it).
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.url(),
   // Set: MongoDB is the store (a replica set or sharded cluster); unset: the SQLite file in DATA_DIR.
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/./, 'must start with mongodb:// or mongodb+srv://').optional(),
   // Used when MONGODB_URL names no database; MongoDB refuses these characters in database names.

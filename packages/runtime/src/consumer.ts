@@ -3,6 +3,7 @@ import type { Redis } from './redis.js';
 import type { Logger } from 'pino';
 import { QUEUES, queuePrefix, type JobReply, type PayloadOf, type QueueKey } from '@rm/contracts';
 import type { Metrics } from './metrics.js';
+import { SpanKind, withSpan, type SpanOptions } from './tracing.js';
 import { exponentialJitterBackoff, MAX_BACKOFF_MS } from './backoff.js';
 import { sendReply } from './job-replies.js';
 
@@ -33,6 +34,23 @@ export interface ConsumerOptions {
  * A job whose data names a reply inbox (`replyTo`) has its answer published there as soon as the
  * handler returns (before BullMQ records the completion), or its reason once it failed for good.
  */
+/**
+ * The consumer span of a job: it continues the trace the job carries (`trace`, added by the queue
+ * it was sent on). A batched job (an intake job's reports, a gateway's decisions) carries one per
+ * item instead: the span continues the first and links to every one, so each request's trace
+ * reaches the job that served it.
+ */
+function jobSpan(queue: string, job: Job): SpanOptions {
+  const data = (job.data ?? {}) as { trace?: string; reports?: { trace?: string }[]; decisions?: { trace?: string }[] };
+  const items = (data.reports ?? data.decisions ?? []).map((i) => i?.trace).filter((t): t is string => typeof t === 'string');
+  return {
+    kind: SpanKind.CONSUMER,
+    attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'messaging.message.id': job.id ?? '', 'messaging.batch.message_count': Math.max(1, items.length) },
+    parent: data.trace ?? items[0],
+    links: items,
+  };
+}
+
 export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, options: ConsumerOptions): Worker {
   const spec = QUEUES[key];
   const reply = (job: Job, answer: JobReply) =>
@@ -48,7 +66,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       }
       const stop = options.metrics?.jobDuration.startTimer({ queue: spec.name });
       try {
-        const value = await handler(parsed.data as PayloadOf<K>, job);
+        const value = await withSpan(`${spec.name} process`, jobSpan(spec.name, job), () => handler(parsed.data as PayloadOf<K>, job));
         reply(job, { ok: true, jobId: job.id ?? '', value });
         return value;
       } finally {
@@ -73,6 +91,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
       },
     },
   );
+  options.metrics?.consumes(spec.name);
   worker.on('completed', () => options.metrics?.jobs.inc({ queue: spec.name, outcome: 'completed' }));
   worker.on('failed', (job, err) => {
     const attempts = job?.opts.attempts ?? 1;

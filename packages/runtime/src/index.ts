@@ -10,6 +10,8 @@ export * from './worker-config.js';
 export * from './backoff.js';
 export * from './lock.js';
 export * from './metrics.js';
+export * from './outbound-calls.js';
+export * from './tracing.js';
 export * from './ops-server.js';
 export * from './worker-ops.js';
 export * from './readiness.js';

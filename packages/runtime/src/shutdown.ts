@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { stopTracing } from './tracing.js';
 
 type Closer = () => Promise<unknown> | unknown;
 
@@ -29,6 +30,8 @@ export function onShutdown(logger: Logger, closers: Closer[], graceMs = SHUTDOWN
         logger.error({ err }, 'error while shutting down');
       }
     }
+    // The last spans flushed to the collector (nothing when tracing is off).
+    await stopTracing().catch((err: unknown) => logger.warn({ err }, 'could not flush the last spans'));
     clearTimeout(timer);
   });
   const handler = (signal: NodeJS.Signals) => {

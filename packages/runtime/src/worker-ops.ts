@@ -24,6 +24,11 @@ export async function startWorkerOps(
   const metrics = new Metrics(service);
   const queues = deps.queues.map((key) => openQueue(key, deps.redis, deps.keyPrefix));
   metrics.watchQueues(queues);
+  const probe = async () => {
+    const { redis, store } = await probeDependencies(deps.redis, deps.store);
+    return { ready: redis && store, redis, store };
+  };
+  metrics.watchReadiness(probe);
   let server: Server | undefined;
   if (config.METRICS_PORT > 0) {
     server = await startOpsServer({

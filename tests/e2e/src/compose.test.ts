@@ -113,9 +113,44 @@ describe('docker-compose.yml', () => {
   });
 
   it('sets only variables docs/configuration.md documents', () => {
-    const used = new Set(Object.values(compose.services).flatMap((s) => Object.keys(s.environment ?? {})));
+    // Our processes' variables: Prometheus and Grafana (the monitoring profile) take their own.
+    const ours = Object.values(compose.services).filter((s) => !s.profiles?.includes('monitoring'));
+    const used = new Set(ours.flatMap((s) => Object.keys(s.environment ?? {})));
     expect(used.size).toBeGreaterThan(5);
     expect([...used].filter((v) => !documented.has(v))).toEqual([]);
+  });
+});
+
+describe('the monitoring profile of docker-compose.yml', () => {
+  const mounts = (service: string) =>
+    new Map((compose.services[service].volumes as string[]).filter((v) => v.startsWith('./')).map((v) => [v.split(':')[1]!, v.split(':')[0]!]));
+
+  it('runs Prometheus and Grafana only when asked (profile monitoring), on the operator address', () => {
+    for (const service of ['prometheus', 'grafana']) {
+      expect(compose.services[service].profiles, service).toEqual(['monitoring']);
+      for (const port of compose.services[service].ports as string[]) expect(port, service).toMatch(/^\$\{OPERATOR_ADDRESS:-127\.0\.0\.1\}:/);
+    }
+  });
+
+  it('loads the files of deploy/monitoring: the scrape configuration, the alerts beside it, the dashboard and its provisioning', () => {
+    const prometheus = mounts('prometheus');
+    const config = parse(readFileSync(join(ROOT, prometheus.get('/etc/prometheus/prometheus.yml')!), 'utf8')) as { rule_files: string[]; scrape_configs: any[] };
+    // rule_files are read relative to the configuration's own folder.
+    for (const file of config.rule_files) expect(prometheus.get(`/etc/prometheus/${file}`), file).toBe('./deploy/monitoring/prometheus/alerts.yml');
+    const grafana = mounts('grafana');
+    expect(grafana.get('/etc/grafana/provisioning')).toBe('./deploy/monitoring/grafana/provisioning');
+    const provider = parse(readFileSync(join(ROOT, 'deploy/monitoring/grafana/provisioning/dashboards/report-moderation.yml'), 'utf8')) as { providers: { options: { path: string } }[] };
+    expect(grafana.get(provider.providers[0]!.options.path)).toBe('./deploy/monitoring/grafana/dashboards');
+    const datasource = parse(readFileSync(join(ROOT, 'deploy/monitoring/grafana/provisioning/datasources/prometheus.yml'), 'utf8')) as { datasources: { url: string }[] };
+    expect(datasource.datasources[0]!.url).toBe(`http://prometheus:${(compose.services['prometheus'].ports[0] as string).split(':').at(-1)}`);
+  });
+
+  it('scrapes every process of the project on the port that serves its /metrics', () => {
+    const config = parse(readFileSync(join(ROOT, 'deploy/monitoring/prometheus/prometheus.yml'), 'utf8')) as { scrape_configs: { dns_sd_configs: { names: string[]; port: number }[] }[] };
+    const scraped = new Map(config.scrape_configs.flatMap((c) => c.dns_sd_configs.flatMap((d) => d.names.map((n) => [n, d.port] as const))));
+    const apps = Object.entries(compose.services).filter(([, s]) => (s.command as string[] | undefined)?.some((a) => /^apps\/.*\/dist\/main\.js$/.test(a)));
+    expect(apps.length).toBe(5);
+    for (const [name, s] of apps) expect(scraped.get(name), name).toBe(Number(s.environment.PORT ?? s.environment.METRICS_PORT));
   });
 });
 

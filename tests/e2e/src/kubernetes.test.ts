@@ -231,7 +231,7 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
         expect(() => new Model!(o).validate(), `${overlay}: ${o.kind}/${o.metadata.name}`).not.toThrow();
       }
       const kinds = new Set(objects.map((o) => o.kind));
-      for (const kind of ['Deployment', 'Service', 'Ingress', 'HorizontalPodAutoscaler', 'ScaledObject', 'TriggerAuthentication', 'ServiceMonitor', 'ConfigMap']) {
+      for (const kind of ['Deployment', 'Service', 'Ingress', 'HorizontalPodAutoscaler', 'ScaledObject', 'TriggerAuthentication', 'ServiceMonitor', 'PrometheusRule', 'ConfigMap']) {
         expect(kinds.has(kind), `${overlay} has a ${kind}`).toBe(true);
       }
     }
@@ -359,6 +359,20 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
         expect(scraped, app.name).toEqual([{ path: '/metrics', port: config[portVariable(app.schema)] }]);
         expect(observed.get(app.name)!.metrics, `${app.name} /metrics`).toBe(200);
       }
+    }
+  });
+
+  it('carries deploy/monitoring: the alerting rules as a PrometheusRule, word for word, and the dashboard for Grafana\'s sidecar', async () => {
+    const { readFileSync } = await import('node:fs');
+    const alerts = parseAllDocuments(readFileSync(join(ROOT, 'deploy/monitoring/prometheus/alerts.yml'), 'utf8'))[0]!.toJS() as { groups: unknown[] };
+    const dashboard = readFileSync(join(ROOT, 'deploy/monitoring/grafana/dashboards/report-moderation.json'), 'utf8');
+    for (const objects of [dev, prod]) {
+      const rules = objects.filter((o) => o.kind === 'PrometheusRule');
+      expect(rules).toHaveLength(1);
+      expect(rules[0]!['spec'].groups).toEqual(alerts.groups);
+      const dashboards = objects.filter((o) => o.kind === 'ConfigMap' && o.metadata.labels?.['grafana_dashboard'] === '1');
+      expect(dashboards).toHaveLength(1);
+      expect(dashboards[0]!['data']['report-moderation.json']).toBe(dashboard);
     }
   });
 

@@ -1,4 +1,5 @@
 import { AppError, DecisionResult, type DecisionDataByAction, type DecisionJob, type OneDecision } from '@rm/contracts';
+import { traceparent } from '@rm/runtime';
 import type { GatewayDeps } from '../deps.js';
 import { unavailable } from '../errors/unavailable.js';
 import { DecisionQueueError, DecisionTimeoutError } from './decision-answer.js';
@@ -12,7 +13,9 @@ type Deps = Pick<GatewayDeps, 'decisions' | 'config'>;
  */
 export async function runDecisionJob(deps: Deps, job: OneDecision): Promise<unknown> {
   try {
-    return await deps.decisions.run(job);
+    // The request's trace rides with the decision in its batched job (the worker continues it).
+    const trace = traceparent();
+    return await deps.decisions.run(trace ? (Object.assign({ trace }, job) as OneDecision) : job);
   } catch (err) {
     if (err instanceof DecisionQueueError) throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err.cause);
     if (err instanceof DecisionTimeoutError) {

@@ -1,5 +1,5 @@
 import { AppError, type IntakeReport, type SubmitReportBody, type SubmitReportResponse } from '@rm/contracts';
-import { uuidv7 } from '@rm/runtime';
+import { traceparent, uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
@@ -48,6 +48,9 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     ...(body.reportType !== undefined && { reportType: body.reportType }),
     ...(requestId !== undefined && { requestId }),
   };
+  // The request's trace rides with the report in its batched intake job (the worker's span links it).
+  const trace = traceparent();
+  if (trace) Object.assign(report, { trace });
   const reserved = await deps.intake.accept(guardRequest, report);
   if (!reserved.ok) throw refusalError(reserved.refusal, guardRequest);
   return reserved.appended
