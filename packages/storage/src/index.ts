@@ -5,6 +5,7 @@ export * from './errors.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';
-export { createStore, openMongoStore, SQLITE_FILE_NAME, type StoreConfig } from './create-store.js';
+export { createStore, migrateMongo, migrateStore, openMongoStore, SQLITE_FILE_NAME, type StoreConfig } from './create-store.js';
+export type { MigrateOptions, MigrationProgress, MigrationReport, PendingMigrations } from './migrations.js';
 export { DEFAULT_MONGODB_DB, mongoDatabaseName } from './mongodb/database-name.js';
 export { openSqliteStore } from './sqlite/sqlite.adapter.js';

@@ -229,10 +229,15 @@ export interface ReportOutcomeDoc {
   seq: number;
 }
 
-/** A one-time data migration that has run (migrations.ts); `_id` is its name. */
+/**
+ * A data migration (migrations.ts); `_id` is its name. `doneAt` once it has run; until then, a
+ * paged one's progress: the key its next page starts after, and the items its pages covered.
+ */
 export interface MigrationDoc {
   _id: string;
-  doneAt: number;
+  doneAt?: number;
+  cursor?: string;
+  count?: number;
 }
 
 /**

@@ -26,14 +26,14 @@ function describeMongoStore(server: TestServer): void {
   // Every query the stores send, for the query-plan suite (last below).
   const log = new QueryLog();
 
-  /** A store on a database of its own, dropped after the test. */
+  /** A store on a database of its own, dropped after the test; it runs the migrations (as on one machine). */
   const freshStore = async (): Promise<Store> => {
     const name = `rm_test_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
     databases.push(name);
-    return openMongoStore(server.url, name, { onCommand: log.record });
+    return openMongoStore(server.url, name, { onCommand: log.record, migrations: 'run' });
   };
   /** A second store on the database the last freshStore() opened: another process, in effect. */
-  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, { onCommand: log.record });
+  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, { onCommand: log.record, migrations: 'run' });
 
   afterEach(async () => {
     for (const name of databases.splice(0)) await admin.db(name).dropDatabase();
