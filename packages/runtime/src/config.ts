@@ -114,5 +114,7 @@ export const commonConfig = z.object({
   SQLITE_BUSY_TIMEOUT_MS: env.positiveInt(5_000),
   /** Processes run on several hosts: MongoDB (and, where evidence is kept, an S3 bucket) are required. */
   REQUIRE_SHARED_STORAGE: env.bool(false),
+  // MongoDB migrations not yet recorded at start: wait for `cli migrate` (several hosts), or run them first (one machine).
+  MIGRATIONS: z.enum(['wait', 'run'], { error: 'must be wait or run' }).default('wait'),
 });
 export type CommonConfig = z.infer<typeof commonConfig>;

@@ -30,6 +30,7 @@ describe('loadConfig + commonConfig', () => {
       LOG_LEVEL: 'info',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
       REQUIRE_SHARED_STORAGE: false,
+      MIGRATIONS: 'wait',
     });
   });
 
@@ -40,6 +41,7 @@ describe('loadConfig + commonConfig', () => {
       KEY_PREFIX: 'rm-test',
       DATA_DIR: '/var/lib/rm',
       LOG_LEVEL: 'debug',
+      MIGRATIONS: 'run',
       UNRELATED: 'ignored',
     });
     expect(config).toEqual({
@@ -54,7 +56,12 @@ describe('loadConfig + commonConfig', () => {
       LOG_LEVEL: 'debug',
       SQLITE_BUSY_TIMEOUT_MS: 5000,
       REQUIRE_SHARED_STORAGE: false,
+      MIGRATIONS: 'run',
     });
+  });
+
+  it('names MIGRATIONS when it is neither wait nor run', () => {
+    expect(configError(() => loadConfig(commonConfig, { MIGRATIONS: 'later' })).lines).toEqual([expect.stringMatching(/^MIGRATIONS: must be wait or run \(got "later"\)$/)]);
   });
 
   it('with REQUIRE_SHARED_STORAGE, refuses a missing MONGODB_URL (and EVIDENCE_S3_BUCKET where declared), one line each', () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { Store } from '@rm/storage';
-import { openSqliteStore } from '@rm/storage-sqlite';
+import type { MigrateOptions, MigrationReport, PendingMigrations, Store } from '@rm/storage';
+import { migrateSqlite, openSqliteStore } from '@rm/storage-sqlite';
 
 export interface StoreConfig {
   DATA_DIR: string;
@@ -10,9 +10,14 @@ export interface StoreConfig {
   MONGODB_DB?: string;
   /** How long a SQLite write waits for another process's lock (default 5000 ms). */
   SQLITE_BUSY_TIMEOUT_MS?: number;
+  /** MongoDB: what opening does with migrations not yet recorded (default `wait`). SQLite migrates its file at every open. */
+  MIGRATIONS?: PendingMigrations;
 }
 
 export const SQLITE_FILE_NAME = 'reports.db';
+
+const sqliteFile = (config: StoreConfig) => join(config.DATA_DIR, SQLITE_FILE_NAME);
+const busyTimeoutMs = (config: StoreConfig) => config.SQLITE_BUSY_TIMEOUT_MS ?? 5_000;
 
 /**
  * Opens the configured store: MongoDB when MONGODB_URL is set, else the embedded SQLite file under
@@ -22,7 +27,19 @@ export const SQLITE_FILE_NAME = 'reports.db';
 export async function createStore(config: StoreConfig): Promise<Store> {
   if (config.MONGODB_URL) {
     const mongo = await import('@rm/storage-mongodb');
-    return mongo.openMongoStore(config.MONGODB_URL, mongo.mongoDatabaseName(config.MONGODB_URL, config.MONGODB_DB));
+    return mongo.openMongoStore(config.MONGODB_URL, mongo.mongoDatabaseName(config.MONGODB_URL, config.MONGODB_DB), { migrations: config.MIGRATIONS ?? 'wait' });
   }
-  return openSqliteStore(join(config.DATA_DIR, SQLITE_FILE_NAME), { busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS ?? 5_000 });
+  return openSqliteStore(sqliteFile(config), { busyTimeoutMs: busyTimeoutMs(config) });
+}
+
+/**
+ * Applies the configured store's pending migrations (`cli migrate`): SQLite's at the file's open,
+ * MongoDB's paged, resumable ones (its driver loaded only then).
+ */
+export async function migrateStore(config: StoreConfig, options: MigrateOptions = {}): Promise<MigrationReport> {
+  if (config.MONGODB_URL) {
+    const mongo = await import('@rm/storage-mongodb');
+    return mongo.migrateMongo(config.MONGODB_URL, mongo.mongoDatabaseName(config.MONGODB_URL, config.MONGODB_DB), options);
+  }
+  return migrateSqlite(sqliteFile(config), { busyTimeoutMs: busyTimeoutMs(config) });
 }

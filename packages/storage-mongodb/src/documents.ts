@@ -234,7 +234,6 @@ export interface ReportOutcomeDoc {
   seq: number;
 }
 
-/** A one-time data migration that has run (migrations.ts); `_id` is its name. */
 /**
  * A decision's settlement still under way: the outcome and credibility change its case's reports
  * are owed, and how far the pages have gone (settlements.ts). Deleted when the last page is done.
@@ -252,9 +251,15 @@ export interface SettlementDoc {
   after: { platform: string; reporterId: string; id: string } | null;
 }
 
+/**
+ * A data migration (migrations.ts); `_id` is its name. `doneAt` once it has run; until then, a
+ * paged one's progress: the key its next page starts after, and the items its pages covered.
+ */
 export interface MigrationDoc {
   _id: string;
-  doneAt: number;
+  doneAt?: number;
+  cursor?: string;
+  count?: number;
 }
 
 /**

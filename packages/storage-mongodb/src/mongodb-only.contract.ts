@@ -1,18 +1,19 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { caseMover, report } from '@rm/storage/contract';
-import { FLOOD_CALLERS, FLOOD_REPORTS } from '@rm/storage/contract';
+import { MigrationsPendingError, type MigrateOptions, type MigrationProgress, type Store } from '@rm/storage';
+import { caseMover, FLOOD_CALLERS, FLOOD_REPORTS, report, statementFixture } from '@rm/storage/contract';
 import { SETTLEMENT_PAGE } from './settlements.js';
-import type { Store } from '@rm/storage';
 import { COLLECTION_NAMES } from './collections.js';
 import { connectMongo } from './connect.js';
-import { REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL } from './migrations.js';
+import { MIGRATIONS_CHECK_MS, REPORT_OUTCOMES_BACKFILL, REPORTER_STATS_BACKFILL } from './migrations.js';
+import { migrateMongo, openMongoStore } from './mongodb.adapter.js';
 import { OLD_BANS_CHECK_MS } from './sanctions.js';
-import { statementFixture } from '@rm/storage/contract';
 import { skipUnlessRequired, startBareContainer, type TestServer } from './test-server.js';
 
 /**
- * What only MongoDB can show (run from mongodb.test.ts when a server is reachable; named .contract.ts as the shared suites are: test code that is not a test file): the reporter
+ * What only MongoDB can show (run from mongodb.test.ts when a server is reachable; named .contract.ts as the shared suites are: test code that is not a test file): the
+ * migrations (run once, paged, resumed; a store opened before them waits), the reporter
  * credibility backfill and the bans migration, the refusal of a standalone or uninitiated server,
  * transient and unknown-commit errors injected with failCommand fail points. The index behind
  * every query is query-plans.contract.ts's.
@@ -33,9 +34,86 @@ const move = caseMover('mongo-only');
 
 export function describeMongoProduction(ctx: MongoSuiteContext): void {
   const db = () => ctx.admin.db(ctx.lastDatabase());
+  /** `cli migrate` on the last fresh database. */
+  const migrate = (options?: MigrateOptions) => migrateMongo(ctx.server.url, ctx.lastDatabase(), options);
+  const migrations = () => db().collection<{ _id: string; doneAt?: number; cursor?: string; count?: number }>(COLLECTION_NAMES.migrations);
+
+  describe('MongoDB store: migrations, once per deployment', () => {
+    const ALL = ['sanctions_from_bans', REPORTER_STATS_BACKFILL, REPORT_OUTCOMES_BACKFILL, 'bound_moderators_backfill'];
+
+    it('a store opened before they are recorded says so in one line and waits until `cli migrate` has run them', { timeout: 60_000 }, async () => {
+      await (await ctx.freshStore()).close();
+      await migrations().deleteMany({});
+      const lines: string[] = [];
+      let opened: Store | undefined;
+      const opening = openMongoStore(ctx.server.url, ctx.lastDatabase(), { migrations: 'wait', say: (line) => lines.push(line) }).then((s) => (opened = s));
+      for (const deadline = Date.now() + 20_000; lines.length === 0 && Date.now() < deadline; ) await sleep(50);
+      expect(lines).toEqual([`MongoDB migrations not yet run: ${ALL.join(', ')}; run \`npm run cli -- migrate\` (Kubernetes: the migrate Job); waiting`]);
+      await sleep(500);
+      expect(opened).toBeUndefined();
+      expect((await migrate()).applied).toEqual(ALL);
+      const started = Date.now();
+      const s = await opening;
+      try {
+        expect(Date.now() - started).toBeLessThan(MIGRATIONS_CHECK_MS + 5_000);
+        expect(lines).toHaveLength(1);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it("a store that may not wait ('fail', the CLI) refuses with that line", async () => {
+      await (await ctx.freshStore()).close();
+      await migrations().deleteOne({ _id: 'bound_moderators_backfill' });
+      const refused = openMongoStore(ctx.server.url, ctx.lastDatabase(), { migrations: 'fail' });
+      await expect(refused).rejects.toThrow(MigrationsPendingError);
+      await expect(refused).rejects.toThrow(/^MongoDB migrations not yet run: bound_moderators_backfill; run `npm run cli -- migrate`/);
+    });
+
+    it('a run stopped after a page resumes at its recorded cursor, counting no case twice; a recorded migration is not run again', async () => {
+      const a = await ctx.freshStore();
+      try {
+        const saved = await a.saveReports(['u1', 'u2', 'u3'].map((u, i) => report(`p${i}`, u, 1_000, { reporterId: 'rep-1' })));
+        for (const r of saved) await a.transitionCase(move((await a.getCase(r.caseId))!, 'approved'));
+      } finally {
+        await a.close();
+      }
+      // As a database that used MongoDB before triage: no counts, the backfill not recorded.
+      await db().collection(COLLECTION_NAMES.reporterStats).deleteMany({});
+      await migrations().deleteOne({ _id: REPORTER_STATS_BACKFILL });
+      const approved = async () => (await db().collection(COLLECTION_NAMES.reporterStats).findOne({ reporterId: 'rep-1' }))?.['approved'];
+
+      // Interrupted after its first page of one case: that case's count and the cursor past it committed together.
+      const progress: MigrationProgress[] = [];
+      const stop = new AbortController();
+      const first = await migrate({ pageSize: 1, signal: stop.signal, onProgress: (p) => (progress.push(p), stop.abort()) });
+      expect(first).toMatchObject({ applied: [], pending: [REPORTER_STATS_BACKFILL] });
+      expect(progress).toEqual([{ migration: REPORTER_STATS_BACKFILL, unit: 'cases', count: 1, done: false }]);
+      expect(await migrations().findOne({ _id: REPORTER_STATS_BACKFILL })).toEqual({ _id: REPORTER_STATS_BACKFILL, cursor: expect.any(String), count: 1 });
+      expect(await approved()).toBe(1);
+
+      // Resumed: the two cases left, then an empty page that records it done.
+      const second = await migrate({ pageSize: 1, onProgress: (p) => progress.push(p) });
+      expect(second).toMatchObject({ applied: [REPORTER_STATS_BACKFILL], pending: [] });
+      expect(progress.slice(1).map((p) => [p.count, p.done])).toEqual([
+        [2, false],
+        [3, false],
+        [3, true],
+      ]);
+      expect(await approved()).toBe(3);
+      expect(await migrations().findOne({ _id: REPORTER_STATS_BACKFILL })).toMatchObject({ doneAt: expect.any(Number), count: 3 });
+
+      // Recorded: not run again, even with the counts gone.
+      await db().collection(COLLECTION_NAMES.reporterStats).deleteMany({});
+      const third = await migrate({ pageSize: 1, onProgress: (p) => progress.push(p) });
+      expect(third).toMatchObject({ applied: [], pending: [] });
+      expect(progress).toHaveLength(4);
+      expect(await approved()).toBeUndefined();
+    });
+  });
 
   describe('MongoDB store: reporter credibility', () => {
-    it('counts past decisions once at start, idempotently, even when two processes start at once', async () => {
+    it('counts past decisions once, a page at a time, even when two runs go at once', async () => {
       const a = await ctx.freshStore();
       try {
         const [s1, s2] = await a.saveReports([report('b1', 'u1', 1_000, { reporterId: 'rep-1' }), report('b2', 'u2', 1_000, { reporterId: 'rep-1' })]);
@@ -48,7 +126,10 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
       // As a database that used MongoDB before triage: no counts, no record of the backfill.
       await db().collection(COLLECTION_NAMES.reporterStats).deleteMany({});
       await db().collection(COLLECTION_NAMES.migrations).deleteMany({});
-      const [b, c] = await Promise.all([ctx.sameDatabase(), ctx.sameDatabase()]);
+      // Two Jobs at once, a case per page: their pages conflict on the migration's document.
+      const runs = await Promise.all([migrate({ pageSize: 1 }), migrate({ pageSize: 1 })]);
+      expect(runs.flatMap((r) => r.applied).filter((name) => name === REPORTER_STATS_BACKFILL)).toHaveLength(1);
+      const b = await ctx.sameDatabase();
       try {
         const expected = [
           { platform: 'gameplatform', id: 'rep-1', approved: 1, dismissed: 1 },
@@ -56,14 +137,11 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
         ];
         const stats = async (s: Store) => (await s.reporterStats([{ platform: 'gameplatform', id: 'rep-1' }, { platform: 'gameplatform', id: 'rep-2' }])).sort((x, y) => x.id.localeCompare(y.id));
         expect(await stats(b)).toEqual(expected);
-        expect(await db().collection(COLLECTION_NAMES.migrations).countDocuments({ _id: REPORTER_STATS_BACKFILL as never })).toBe(1);
-        await c.close();
-        const d = await ctx.sameDatabase();
-        expect(await stats(d)).toEqual(expected);
-        await d.close();
+        expect(await migrations().findOne({ _id: REPORTER_STATS_BACKFILL })).toMatchObject({ doneAt: expect.any(Number), count: 2 });
+        await migrate();
+        expect(await stats(b)).toEqual(expected);
       } finally {
         await b.close();
-        await c.close();
       }
     });
 
@@ -82,7 +160,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
   });
 
   describe('MongoDB store: reporter outcomes of earlier decisions', () => {
-    it('are recorded once at start, in the order the cases were decided; an outcome already recorded is kept', async () => {
+    it('are recorded once by the migration, in the order the cases were decided; an outcome already recorded is kept', async () => {
       const a = await ctx.freshStore();
       let kept: number;
       try {
@@ -101,6 +179,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
       // As a database that used MongoDB before outcomes, except o3's, recorded by a newer process.
       await db().collection(COLLECTION_NAMES.reportOutcomes).deleteMany({ _id: { $in: ['o1', 'o2'] } as never });
       await db().collection(COLLECTION_NAMES.migrations).deleteMany({});
+      await Promise.all([migrate(), migrate()]);
       const [b, c] = await Promise.all([ctx.sameDatabase(), ctx.sameDatabase()]);
       try {
         const outcomes = await b.reporterOutcomes({ platform: 'gameplatform', id: 'rep-1' }, 0, 10);
@@ -203,9 +282,11 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
       await db().collection(COLLECTION_NAMES.bans).insertOne({ _id: userId as never, userId, caseId, at: 2_000 });
     };
 
-    it('become permanent sanctions at start, each with its feed event', async () => {
+    it('become permanent sanctions by the migration, each with its feed event', async () => {
       await (await ctx.freshStore()).close();
       await oldBan('u-old', 'c-old');
+      await migrations().deleteOne({ _id: 'sanctions_from_bans' });
+      expect((await migrate()).applied).toEqual(['sanctions_from_bans']);
       const s = await ctx.sameDatabase();
       try {
         expect(await s.sanctionsOfUser('u-old')).toMatchObject([{ id: 'ban-c-old', caseId: 'c-old', state: 'active', expiresAt: null }]);
@@ -230,7 +311,7 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
   });
 
   describe("MongoDB store: trusted systems' sanctions of earlier versions", () => {
-    it("keep their key, now their creator's own (the index unique across systems is replaced), and get their key's bound moderator at start", async () => {
+    it("keep their key, now their creator's own (the index unique across systems is replaced), and get their key's bound moderator by the migration", async () => {
       const a = await ctx.freshStore();
       try {
         await a.createApiKey({ key: 'key-bound', name: 'vac', secretHash: 'h', permissions: ['sanctions.write'], elevated: false, admin: false, rateLimit: null, createdAt: 1, revokedAt: null, moderatorId: 'mod-1' });
@@ -246,6 +327,8 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
         { ...old, _id: 'old-bound' as never, idempotencyKey: 'det-1', moderatorId: 'key-bound' },
         { ...old, _id: 'old-unbound' as never, idempotencyKey: 'det-2', moderatorId: 'key-unbound' },
       ]);
+      await migrations().deleteOne({ _id: 'bound_moderators_backfill' });
+      expect((await migrate()).applied).toEqual(['bound_moderators_backfill']);
       const s = await ctx.sameDatabase();
       try {
         expect(await s.getSanction('old-bound')).toMatchObject({ moderatorId: 'key-bound', boundModeratorId: 'mod-1', idempotencyKey: 'det-1' });

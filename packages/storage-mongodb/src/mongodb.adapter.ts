@@ -1,7 +1,5 @@
 import type { Document, MongoClient } from 'mongodb';
-import { DuplicateError } from '@rm/storage';
-import type { Page, ReporterRecord } from '@rm/storage';
-import type { Store } from '@rm/storage';
+import { DuplicateError, type MigrateOptions, type MigrationReport, type Page, type PendingMigrations, type ReporterRecord, type Store } from '@rm/storage';
 import { collectionsOf, type Collections } from './collections.js';
 import { connectMongo } from './connect.js';
 import { toApiKey, toApiKeyDoc, toCase, toEvent, toModerator, toModeratorDoc, toReport, toUser, toUserDoc } from './documents.js';
@@ -10,8 +8,8 @@ import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
 import { saveReports } from './save-reports.js';
-import { backfillBoundModerators, backfillReportOutcomes, backfillReporterStats } from './migrations.js';
-import { migrateBans, sanctionMethods } from './sanctions.js';
+import { awaitMigrations, runMigrations } from './migrations.js';
+import { sanctionMethods } from './sanctions.js';
 import { transitionCase } from './transition-case.js';
 import { settle } from './settlements.js';
 import { watchTransactions } from './transactions.js';
@@ -22,15 +20,24 @@ import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
 import { transparencyMethods } from './transparency.js';
 
-/** What a test may watch: every command the store sends (the query-plan suite lists their shapes), and how many attempts each transaction took. */
 export interface MongoStoreOptions {
+  /** What a test may watch: every command the store sends (the query-plan suite lists their shapes). */
   onCommand?: (command: Document) => void;
+  /** How many attempts each transaction took (the flood test reads them). */
   onTransaction?: (attempts: number) => void;
+  /** When migrations are not yet recorded (default `wait`). */
+  migrations?: PendingMigrations;
+  /** Where the one line about them goes (default stderr). */
+  say?: (line: string) => void;
 }
+
+const sayOnStderr = (line: string) => void process.stderr.write(`${line}\n`);
 
 /**
  * The production store: MongoDB through the official driver. Needs a replica set or a sharded
- * cluster (decisions are transactions); creates its collections and indexes at start.
+ * cluster (decisions are transactions); creates its collections and indexes at start. Runs no
+ * data migration unless told to (`migrations: 'run'`): it checks that all are recorded, and
+ * otherwise waits for `cli migrate` (migrations.ts).
  */
 export async function openMongoStore(url: string, dbName: string, options: MongoStoreOptions = {}): Promise<Store> {
   const { onCommand, onTransaction } = options;
@@ -41,14 +48,24 @@ export async function openMongoStore(url: string, dbName: string, options: Mongo
     const db = client.db(dbName);
     const c = collectionsOf(db);
     await ensureSchema(db, c);
-    await migrateBans(client, c);
-    await backfillReporterStats(client, c);
-    await backfillReportOutcomes(client, c);
-    await backfillBoundModerators(c);
+    await awaitMigrations(client, c, options.migrations ?? 'wait', options.say ?? sayOnStderr);
     return refuseUndefinedKeys(mongoStore(client, c));
   } catch (err) {
     await client.close();
     throw err;
+  }
+}
+
+/** `cli migrate` on MongoDB: the collections and indexes, then every migration not yet recorded. */
+export async function migrateMongo(url: string, dbName: string, options: MigrateOptions = {}): Promise<MigrationReport> {
+  const client = await connectMongo(url);
+  try {
+    const db = client.db(dbName);
+    const c = collectionsOf(db);
+    await ensureSchema(db, c);
+    return await runMigrations(client, c, options);
+  } finally {
+    await client.close();
   }
 }
 

@@ -29,14 +29,14 @@ function describeMongoStore(server: TestServer): void {
   const attempts: number[] = [];
   const watch = { onCommand: log.record, onTransaction: (n: number) => attempts.push(n) };
 
-  /** A store on a database of its own, dropped after the test. */
+  /** A store on a database of its own, dropped after the test; it runs the migrations (as on one machine). */
   const freshStore = async (): Promise<Store> => {
     const name = `rm_test_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
     databases.push(name);
-    return openMongoStore(server.url, name, watch);
+    return openMongoStore(server.url, name, { ...watch, migrations: 'run' });
   };
   /** A second store on the database the last freshStore() opened: another process, in effect. */
-  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, watch);
+  const sameDatabase = (): Promise<Store> => openMongoStore(server.url, databases.at(-1)!, { ...watch, migrations: 'run' });
 
   afterEach(async () => {
     for (const name of databases.splice(0)) await admin.db(name).dropDatabase();

@@ -8,6 +8,7 @@ import type { Collections } from './collections.js';
 import type { EffectDoc, SanctionDoc, SanctionEventDoc } from './documents.js';
 import { caseIdIs } from './partial-filters.js';
 import { runTransaction } from './transactions.js';
+import type { MigrationPage } from './migration-pages.js';
 
 /** The fields toSummary reads. */
 const SUMMARY_FIELDS = { _id: 1, caseId: 1, kind: 1, blocksLogin: 1, category: 1, state: 1, createdAt: 1, effectiveAt: 1, expiresAt: 1 } as const;
@@ -242,7 +243,7 @@ export function sanctionMethods(client: MongoClient, c: Collections): SanctionMe
     try {
       await migrateBans(client, c);
     } catch {
-      // The read still answers; the next check tries again (and a restart migrates or fails loudly).
+      // The read still answers; the next check tries again.
     }
   };
   const end = (state: 'lifted' | 'expired', e: SanctionEnd) =>
@@ -462,22 +463,38 @@ async function createBatch(c: Collections, session: ClientSession, batch: Parame
   return results.map((r) => ({ sanction: toSanction(r.doc), created: r.created }));
 }
 
+/** Bans converted per transaction when they are migrated on read (sanctionMethods). */
+const BANS_PAGE = 500;
+
 /**
  * The `bans` collection of earlier versions (one document per banned user) becomes permanent
- * sanctions, each with its feed event, one transaction per ban; run at start and then on read
- * (sanctionMethods), idempotent, and safe when several processes run it at once.
+ * sanctions, a page per transaction: the migration `sanctions_from_bans` (migrations.ts), then,
+ * while processes of that era may still write bans during a rolling upgrade, on read
+ * (sanctionMethods). Idempotent, and safe when several processes run it at once.
  */
 export async function migrateBans(client: MongoClient, c: Collections): Promise<void> {
-  for (const ban of await c.bans.find().toArray()) {
-    await runTransaction(client, async (s) => {
-        if (!(await c.bans.findOne({ _id: ban._id }, { session: s }))) return;
-        const approval = await c.events.find({ caseId: ban.caseId, action: 'approve' }, { session: s }).sort({ seq: -1 }).limit(1).next();
-        const id = approval?.decisionId ?? `ban-${ban.caseId}`;
-        const created = (await c.sanctions.findOne({ _id: id }, { session: s }))
-          ? null
-          : await createSanction(c, s, { id, userId: ban.userId, caseId: ban.caseId, reason: null, moderatorId: approval?.moderatorId ?? 'unknown', at: ban.at, expiresAt: null });
-        await c.bans.deleteOne({ _id: ban._id }, { session: s });
-        if (created) await appendFeedEvents(c, s, [created]);
-      });
+  for (let after = ''; ; ) {
+    const page = await runTransaction(client, (s) => sanctionsFromBans(c, s, after, BANS_PAGE));
+    if (page.last === null || page.count < BANS_PAGE) return;
+    after = page.last;
   }
 }
+
+/**
+ * In a transaction, one page of `bans` by user id: each becomes a sanction (unless one with its id
+ * exists) with its feed event, and is deleted. The sanction's id is the approval's decision id,
+ * as a newer process would have given it. The page's feed events are appended last, at once.
+ */
+export const sanctionsFromBans: MigrationPage = async (c, session, after, limit) => {
+  const bans = await c.bans.find({ _id: { $gt: after } }, { session }).sort({ _id: 1 }).limit(limit).toArray();
+  const created: PendingFeedEvent[] = [];
+  for (const ban of bans) {
+    const approval = await c.events.find({ caseId: ban.caseId, action: 'approve' }, { session }).sort({ seq: -1 }).limit(1).next();
+    const id = approval?.decisionId ?? `ban-${ban.caseId}`;
+    if (await c.sanctions.findOne({ _id: id }, { projection: { _id: 1 }, session })) continue;
+    created.push(await createSanction(c, session, { id, userId: ban.userId, caseId: ban.caseId, reason: null, moderatorId: approval?.moderatorId ?? 'unknown', at: ban.at, expiresAt: null }));
+  }
+  if (bans.length > 0) await c.bans.deleteMany({ _id: { $in: bans.map((b) => b._id) } }, { session });
+  await appendFeedEvents(c, session, created);
+  return { count: bans.length, last: bans.at(-1)?._id ?? null };
+};

@@ -1,1 +1,2 @@
 export { openSqliteStore } from './sqlite.adapter.js';
+export { migrateSqlite } from './migrate.js';

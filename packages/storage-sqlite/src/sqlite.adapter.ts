@@ -86,19 +86,21 @@ function switchToWal(db: Database.Database): void {
   }
 }
 
-function migrate(db: Database.Database): void {
+/** Applies the migrations the file lacks, one write transaction each; `onMigrated` hears each number (1-based). */
+function migrate(db: Database.Database, onMigrated?: (n: number) => void): void {
   for (;;) {
     // Re-read inside the write lock: two processes opening a new file must not both migrate.
     const applied = db
       .transaction(() => {
         const current = db.pragma('user_version', { simple: true }) as number;
-        if (current >= MIGRATIONS.length) return false;
+        if (current >= MIGRATIONS.length) return null;
         db.exec(MIGRATIONS[current]!);
         db.pragma(`user_version = ${current + 1}`);
-        return true;
+        return current + 1;
       })
       .immediate();
-    if (!applied) return;
+    if (applied === null) return;
+    onMigrated?.(applied);
   }
 }
 
@@ -106,7 +108,7 @@ function migrate(db: Database.Database): void {
  * The embedded store: one SQLite file in WAL mode, shared by the gateway, the workers and the CLI
  * (each process opens its own connection; SQLite serialises writers, busy_timeout waits them out).
  */
-export function openSqliteStore(file: string, options: { busyTimeoutMs?: number } = {}): Store {
+export function openSqliteStore(file: string, options: { busyTimeoutMs?: number; onMigrated?: (n: number) => void } = {}): Store {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   // Opening waits longer than a write does: processes starting together on a new file take turns
@@ -127,7 +129,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number 
   // savepoints saved more than 64 KiB of pages created, wrote, closed and deleted a temporary file
   // (docs/performance.md). They hold copies of pages a savepoint changed, so they stay small.
   db.pragma('temp_store = MEMORY');
-  migrate(db);
+  migrate(db, options.onMigrated);
   // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
   // job retry (with backoff) does the rest.
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);

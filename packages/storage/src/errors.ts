@@ -21,3 +21,15 @@ export class InvalidCursorError extends Error {
     this.name = 'InvalidCursorError';
   }
 }
+
+/** The one line a process says when it finds migrations not yet run, and what to do. */
+export const pendingMigrationsLine = (pending: string[]): string =>
+  `MongoDB migrations not yet run: ${pending.join(', ')}; run \`npm run cli -- migrate\` (Kubernetes: the migrate Job)`;
+
+/** A MongoDB store opened with migrations not yet recorded, where it may not wait for them (`PendingMigrations`). */
+export class MigrationsPendingError extends Error {
+  constructor(readonly pending: string[]) {
+    super(pendingMigrationsLine(pending));
+    this.name = 'MigrationsPendingError';
+  }
+}

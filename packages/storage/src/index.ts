@@ -17,3 +17,4 @@ export * from './errors.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';
+export type { MigrateOptions, MigrationProgress, MigrationReport, PendingMigrations } from './migrations.js';

@@ -113,7 +113,8 @@ export class System {
       LOG_LEVEL: 'warn',
       // Many systems run at once: worker ops ports are off unless a test asks for one.
       METRICS_PORT: '0',
-      ...(process.env['MONGODB_URL'] ? { MONGODB_URL: process.env['MONGODB_URL'], MONGODB_DB: `rm_${prefix}` } : {}),
+      // On MongoDB, a fresh database per system, migrated by whichever process opens it first.
+      ...(process.env['MONGODB_URL'] ? { MONGODB_URL: process.env['MONGODB_URL'], MONGODB_DB: `rm_${prefix}`, MIGRATIONS: 'run' } : {}),
       ...extraEnv,
     };
   }

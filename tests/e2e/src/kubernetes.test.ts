@@ -65,8 +65,14 @@ async function modelOf(o: K8sObject): Promise<(new (data: unknown) => { validate
 }
 
 const podSpecOf = (o: K8sObject) => o['spec']?.template?.spec;
-const workloads = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+/** Everything that runs pods: the Deployments, dev's StatefulSets, the migrate Job. */
+const workloads = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet' || o.kind === 'Job');
 const named = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+/** Whether a NetworkPolicy's podSelector selects pods with these labels. */
+const selects = (p: K8sObject, labels: Record<string, string>) => {
+  const sel = p['spec'].podSelector;
+  return Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v) && (sel.matchExpressions ?? []).every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
+};
 
 /** A Deployment of one of our processes: its container runs `node ... apps/<app>/dist/main.js`. */
 interface AppDeployment {
@@ -463,8 +469,8 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
     expect(address).toBe(`${redisService.metadata.name}.${redisService.metadata.namespace}.svc.cluster.local:${redisService['spec'].ports[0].port}`);
   });
 
-  it('prod requires shared storage on every Deployment, and a process started so without it stops naming the setting', async () => {
-    for (const d of prod.filter((o) => o.kind === 'Deployment')) {
+  it('prod requires shared storage on every Deployment and the migrate Job, and a process started so without it stops naming the setting', async () => {
+    for (const d of prod.filter((o) => o.kind === 'Deployment' || o.kind === 'Job')) {
       expect(podSpecOf(d).containers[0].env, d.metadata.name).toContainEqual({ name: 'REQUIRE_SHARED_STORAGE', value: 'true' });
     }
     // Started as dev runs them, less what REQUIRE_SHARED_STORAGE requires: one line each, naming it.
@@ -480,13 +486,47 @@ describe.skipIf(!kubectl)('deploy/kubernetes', () => {
     startWithout('gateway', 'EVIDENCE_S3_BUCKET', { MONGODB_URL: 'mongodb://127.0.0.1:1/never?replicaSet=rs0' });
   }, 30_000);
 
+  it('runs `cli migrate` in a Job with the workers\' image and MongoDB secret, retried, before an upgrade, able to reach MongoDB', () => {
+    for (const [overlay, objects] of [['dev', dev], ['prod', prod]] as const) {
+      const job = named(objects, 'Job', 'migrate');
+      expect(job, `${overlay}: the migrate Job`).toBeDefined();
+      const pod = podSpecOf(job!);
+      const container = pod.containers[0];
+      expect(container.command, overlay).toEqual(['node', 'tools/cli/dist/main.js', 'migrate']);
+      expect(job!['spec'].backoffLimit, overlay).toBeGreaterThan(0);
+      expect(['Never', 'OnFailure'], overlay).toContain(pod.restartPolicy);
+      // A Helm-style hook for those who deploy with Helm or Argo CD; kustomize users follow docs/kubernetes.md.
+      expect(job!.metadata.annotations?.['helm.sh/hook'], overlay).toMatch(/pre-upgrade/);
+      const mongodbUrl = (c: any) => (c.env as any[]).find((e) => e.name === 'MONGODB_URL');
+      for (const worker of devApps.filter((a) => a.name !== 'gateway')) {
+        const workerContainer = podSpecOf(named(objects, 'Deployment', worker.name)!).containers[0];
+        expect(container.image, `${overlay}: the image of ${worker.name}`).toBe(workerContainer.image);
+        expect(mongodbUrl(container), `${overlay}: the MONGODB_URL of ${worker.name}`).toEqual(mongodbUrl(workerContainer));
+      }
+      // Only variables the CLI reads.
+      const reads = new Set(configVariables(commonConfig));
+      expect((container.env as { name: string }[]).map((e) => e.name).filter((v) => !reads.has(v)), overlay).toEqual([]);
+      // It reaches MongoDB: no policy limits its pod's egress, and dev's MongoDB admits it.
+      const labels = job!['spec'].template.metadata.labels;
+      const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+      for (const p of policies.filter((x) => selects(x, labels))) expect(p['spec'].policyTypes, `${overlay}: ${p.metadata.name}`).not.toContain('Egress');
+      const mongo = named(objects, 'StatefulSet', 'mongo');
+      if (mongo) {
+        const admitting = policies.filter((p) => selects(p, mongo['spec'].template.metadata.labels));
+        const from = admitting.flatMap((p) => p['spec'].ingress.flatMap((r: any) => r.from));
+        expect(from.some((f: any) => f.podSelector && Object.entries(f.podSelector.matchLabels ?? {}).every(([k, v]) => labels[k] === v)), `${overlay}: MongoDB admits the Job`).toBe(true);
+      }
+    }
+    expect(named(dev, 'StatefulSet', 'mongo'), 'dev runs its MongoDB').toBeDefined();
+    // The command runs: on a SQLite file here (no MongoDB on this machine), as the Job's container would on MongoDB.
+    const run = spawnSync(process.execPath, [join(ROOT, 'tools/cli/dist/main.js'), 'migrate'], { env: { PATH: process.env['PATH'], DATA_DIR: join(dataDir, 'migrate') }, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^SQLite \(.*\): applied migrations 1 to \d+; all \d+ applied\n$/);
+  });
+
   it('admits connections only where they belong, spreads every Deployment, and lets the largest request through the Ingress', () => {
     for (const objects of [dev, prod]) {
       const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
-      const selects = (p: K8sObject, labels: Record<string, string>) => {
-        const sel = p['spec'].podSelector;
-        return Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v) && (sel.matchExpressions ?? []).every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
-      };
       for (const w of workloads(objects)) {
         const labels = w['spec'].template.metadata.labels;
         const mine = policies.filter((p) => selects(p, labels));

@@ -22,8 +22,9 @@ export class CliContext {
   private connection?: Promise<Redis>;
   private readonly queues = new Map<QueueKey, Queue>();
 
+  /** The store; on MongoDB with migrations not yet run, a command stops with the one line saying so rather than wait (only `migrate` runs them, unless MIGRATIONS=run). */
   getStore(): Promise<Store> {
-    return (this.store ??= createStore(this.config));
+    return (this.store ??= createStore({ ...this.config, MIGRATIONS: this.config.MIGRATIONS === 'run' ? 'run' : 'fail' }));
   }
 
   /** One connection however many callers ask at once; ioredis and BullMQ load only for commands that touch queues. */

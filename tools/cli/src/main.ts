@@ -35,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
   rules: async () => (await import('./commands/rules.js')).rulesCommand,
   evidence: async () => (await import('./commands/evidence.js')).evidenceCommand,
   transparency: async () => (await import('./commands/transparency.js')).transparencyCommand,
+  migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
 };
 
 const program = new Command('rm')
