@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { QUEUES } from '@rm/contracts';
 import { createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, probeDependencies, ReplyInbox, runMain, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, probeDependencies, ReplyInbox, runMain, tracedStore, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage-factory';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -26,7 +26,7 @@ runMain('gateway', async () => {
   setFlagsFromString(V8_FLAGS);
   const config = loadConfig(gatewayConfig);
   logger = createLogger('gateway', config.LOG_LEVEL);
-  const store = await createStore(config);
+  const store = tracedStore(await createStore(config));
   const blobs = await openBlobStore(config);
   // Request-path connections fail fast while Redis is away so callers get a 500, not a hang. Our
   // own commands (limits, caches) are auto-pipelined on one; the queues have another (see createRedis),

@@ -18,7 +18,7 @@ runMain('intake-worker', async () => {
   const notifier = createNotifier(redis, config.KEY_PREFIX, config);
   // Reports of the jobs running at once are written in one transaction.
   const saver = new MicroBatcher((reports: NewReport[]) =>
-    withSpan('store saveReports', { attributes: { 'db.operation.name': 'saveReports', 'rm.report_ids': reports.map((r) => r.id) } }, () => store.saveReports(reports)),
+    withSpan('intake save batch', { attributes: { 'rm.report_ids': reports.map((r) => r.id) } }, () => store.saveReports(reports)),
   );
   const deadlines = createDeadlines(redis, config.KEY_PREFIX);
   const evidenceQueue = openQueue('evidence', redis, config.KEY_PREFIX);

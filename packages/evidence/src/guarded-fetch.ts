@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { hostPortOf, isPublicAddress, type Prefix } from './address-guard.js';
 import { ALLOWED_CONTENT_TYPES, bytesMatchType, essenceOf, isAllowedContentType, type AllowedContentType } from './content-types.js';
+import { SpanKind, withSpan } from '@rm/runtime';
 
 /** Why a capture failed: stored with the evidence item (docs/evidence.md lists them). */
 export const CAPTURE_FAILURES = [
@@ -169,7 +170,12 @@ async function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffe
  * redirects followed by hand and checked the same way, the kept bytes and the total time capped,
  * only allowed content types whose bytes match them.
  */
-export async function guardedFetch(raw: string, limits: FetchLimits, deps: FetcherDeps): Promise<Fetched> {
+export function guardedFetch(raw: string, limits: FetchLimits, deps: FetcherDeps): Promise<Fetched> {
+  // A client span without the URL: it is a player's, and may carry anything.
+  return withSpan('evidence fetch', { kind: SpanKind.CLIENT }, () => fetchGuarded(raw, limits, deps));
+}
+
+async function fetchGuarded(raw: string, limits: FetchLimits, deps: FetcherDeps): Promise<Fetched> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

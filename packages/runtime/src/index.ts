@@ -24,3 +24,4 @@ export * from './queues.js';
 export * from './redis-check.js';
 export * from './deadlines.js';
 export * from './job-replies.js';
+export { tracedStore } from './traced-store.js';

@@ -6,6 +6,7 @@ import { createRedis, waitForRedis, type Redis, type RedisTarget } from './redis
 import { checkRedisAtStart } from './redis-check.js';
 import type { ProbedStore } from './readiness.js';
 import { onShutdown } from './shutdown.js';
+import { tracedStore } from './traced-store.js';
 import { startWorkerOps, type WorkerOps } from './worker-ops.js';
 
 /** What every worker opens the same way; the store is opened by the caller (runtime knows no adapter). */
@@ -46,7 +47,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
   openStore: () => Promise<S>,
   watched: QueueKey[],
 ): Promise<WorkerProcess<S>> {
-  const store = await openStore();
+  const store = tracedStore(await openStore());
   const redis = createRedis(config, { onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
   await waitForRedis(redis);
   await checkRedisAtStart(redis, log);

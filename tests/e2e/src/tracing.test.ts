@@ -108,6 +108,9 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(decision.attributes['rm.report_id']).toBe(reportId);
     expect(decision.attributes['rm.case_id']).toEqual(expect.any(String));
     await sys.waitFor(async () => spansOf(decision.traceId).some((s) => s.service === 'notification-worker' && s.name === 'notifications process'), 20_000, "a notification job's span in the decision's trace");
+    // The store call of every process is a client span of its own, named by its method and store only.
+    const transition = spansOf(decision.traceId).find((s) => s.service === 'moderation-worker' && s.name === 'store transitionCase');
+    expect(transition?.attributes).toEqual({ 'db.system.name': 'sqlite', 'db.operation.name': 'transitionCase' });
   }, 60_000);
 
   it('no span carries report text, names, evidence URLs or secrets', () => {
