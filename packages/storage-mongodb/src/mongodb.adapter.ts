@@ -21,6 +21,7 @@ import { evidenceMethods } from './evidence.js';
 import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
 import { transparencyMethods } from './transparency.js';
+import { privacyMethods } from './privacy.js';
 
 /** What a test may watch: every command the store sends (the query-plan suite lists their shapes), and how many attempts each transaction took. */
 export interface MongoStoreOptions {
@@ -155,6 +156,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...reporterOutcomeMethods(c),
     ...appealMethods(client, c),
     ...transparencyMethods(client, c),
+    ...privacyMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

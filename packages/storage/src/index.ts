@@ -17,3 +17,5 @@ export * from './errors.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';
+export * from './ports/privacy.js';
+export { holdTargetRef, privacySubjectRef } from './privacy-scrub.js';
