@@ -35,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
   rules: async () => (await import('./commands/rules.js')).rulesCommand,
   evidence: async () => (await import('./commands/evidence.js')).evidenceCommand,
   transparency: async () => (await import('./commands/transparency.js')).transparencyCommand,
+  privacy: async () => (await import('./commands/privacy.js')).privacyCommand,
 };
 
 const program = new Command('rm')
