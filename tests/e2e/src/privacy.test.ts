@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobPath } from '@rm/evidence';
 import { commonConfig, createRedis, loadConfig, type Redis } from '@rm/runtime';
-import { System, type Key } from './harness.js';
+import { isErrorShape, System, type Key } from './harness.js';
 
 // A data subject's data planted through the public API (reports, a case, a ban, an appeal, evidence
 // kept on disk), then export, erase and holds through the CLI and HTTP: afterwards the SQLite file
@@ -187,5 +187,61 @@ describe('privacy requests through the CLI', () => {
     expect(unknown.stderr.trim()).toBe('error: no hold no-such-hold');
     const past = await sys.cli(['privacy', 'hold', '--case', 'c1', '--reason', 'x', '--until', '2001-01-01']);
     expect(past.stderr.trim()).toBe('error: until must be in the future');
+  });
+});
+
+describe('privacy requests over HTTP', () => {
+  it('needs privacy.manage; exports, erases a reporter, places and releases holds; mistakes are 400s in the error shape', async () => {
+    const plain = await sys.createKey(['--permission', 'reports.view_reports']);
+    const officer = await sys.createKey(['--permission', 'privacy.manage']);
+    expect((await sys.post('/v1/privacy/exports', plain.auth, { userId: '1' })).status).toBe(403);
+
+    await sys.addUser('88101', 'ReportedOne', 'Reported One');
+    const res = await sys.post('/v1/reports/new', admin.auth, {
+      userId: '88101',
+      answers: [{ questionId: 'q1', answer: 'reporter words Qpl4' }],
+      evidence: [{ url: 'https://clips.example/reporter-link-Zt8', type: 'url' }],
+      reporter: { id: 'snitch-88101', platform: 'gameplatform' },
+    });
+    expect(res.status).toBe(200);
+    await sys.waitFor(async () => (await sys.get('/v1/reports/88101', admin.auth)).body.reports?.length === 1, 15_000, 'the report stored');
+
+    const subject = { platform: 'gameplatform', reporterId: 'snitch-88101' };
+    const exported = await sys.post('/v1/privacy/exports', officer.auth, subject);
+    expect(exported.status, JSON.stringify(exported.body)).toBe(200);
+    expect(exported.body.parts.find((p: any) => p.part === 'reports').items.map((r: any) => r.answers[0].answer)).toEqual(['reporter words Qpl4']);
+
+    const dry = await sys.post('/v1/privacy/erasures', officer.auth, { ...subject, dryRun: true });
+    expect(dry.body).toMatchObject({ success: true, dryRun: true, erased: { reports: 1 } });
+    const erased = await sys.post('/v1/privacy/erasures', officer.auth, subject);
+    expect(erased.body).toMatchObject({ success: true, dryRun: false, erased: { reports: 1 }, kept: [] });
+    const bytes = storeBytes();
+    for (const secret of ['reporter words Qpl4', 'reporter-link-Zt8', 'snitch-88101']) expect(bytes.includes(secret), secret).toBe(false);
+    expect((await redisDump()).includes('snitch-88101')).toBe(false);
+    expect((await sys.post('/v1/privacy/exports', officer.auth, subject)).body.parts.find((p: any) => p.part === 'reports').items).toEqual([]);
+
+    const hold = await sys.post('/v1/privacy/holds', officer.auth, { target: { type: 'player', id: '88101' }, reason: 'court order 4' });
+    expect(hold.status, JSON.stringify(hold.body)).toBe(200);
+    expect(hold.body.hold).toMatchObject({ target: { type: 'player', id: '88101' }, reason: 'court order 4', until: null, placedBy: `key:${officer.key}`, releasedAt: null });
+    const kept = await sys.post('/v1/privacy/erasures', officer.auth, { userId: '88101' });
+    expect(kept.body.kept).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'report', reason: 'legal_hold', holdId: hold.body.hold.id })]));
+    const released = await sys.post(`/v1/privacy/holds/${hold.body.hold.id}/release`, officer.auth, { reason: 'order lifted' });
+    expect(released.body.hold).toMatchObject({ releaseReason: 'order lifted', releasedBy: `key:${officer.key}` });
+    const twice = await sys.post(`/v1/privacy/holds/${hold.body.hold.id}/release`, officer.auth, {});
+    expect([twice.status, twice.body.success]).toEqual([400, false]);
+
+    for (const [path, body] of [
+      ['/v1/privacy/exports', {}],
+      ['/v1/privacy/exports', { userId: '1', platform: 'p', reporterId: 'r' }],
+      ['/v1/privacy/erasures', { userId: 1 }],
+      ['/v1/privacy/holds', { target: { type: 'planet', id: 'x' }, reason: 'r' }],
+      ['/v1/privacy/holds', { target: { type: 'case', id: 'x' }, reason: 'r', until: '2001-01-01T00:00:00Z' }],
+    ] as const) {
+      const bad = await sys.post(path, officer.auth, body);
+      expect(bad.status, `${path} ${JSON.stringify(body)}: ${JSON.stringify(bad.body)}`).toBe(400);
+      expect(isErrorShape(bad.body)).toBe(true);
+    }
+    const unknown = await sys.post('/v1/privacy/holds/nope/release', officer.auth, {});
+    expect([unknown.status, isErrorShape(unknown.body)]).toEqual([404, true]);
   });
 });
