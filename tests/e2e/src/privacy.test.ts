@@ -62,7 +62,7 @@ async function redisDump(): Promise<string> {
         : type === 'hash' ? await redis.hgetall(key)
         : type === 'set' ? await redis.smembers(key)
         : type === 'list' ? await redis.lrange(key, 0, -1)
-        : type === 'zset' ? await redis.zrange(key, 0, -1)
+        : type === 'zset' ? await redis.zrange(key, '0', '-1')
         : type === 'stream' ? await redis.xrange(key, '-', '+')
         : null;
       out.push(key, JSON.stringify(value));
