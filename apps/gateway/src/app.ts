@@ -25,6 +25,7 @@ import { sanctionsRoutes } from './routes/sanctions.routes.js';
 import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js';
 import { reportersRoutes } from './routes/reporters.routes.js';
 import { appealsRoutes } from './routes/appeals.routes.js';
+import { privacyRoutes } from './routes/privacy.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -83,6 +84,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await v1.register(evidenceRoutes(deps));
       await v1.register(reportersRoutes(deps));
       await v1.register(appealsRoutes(deps));
+      await v1.register(privacyRoutes(deps));
     },
     { prefix: '/v1' },
   );

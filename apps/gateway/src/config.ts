@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { directoryConfigShape } from '@rm/platforms';
+import { chatConfigShape, directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env } from '@rm/runtime';
 import { evidenceConfigShape } from '@rm/evidence';
@@ -16,6 +16,8 @@ const proxyEntry = (entry: string) => {
 
 export const gatewayConfig = commonConfig.extend({
   ...directoryConfigShape,
+  // The chat platform, for an erasure to rewrite the case messages naming the player (docs/privacy.md).
+  ...chatConfigShape,
   PORT: env.port(3000),
   HOST: env.string('0.0.0.0'),
   MAX_REPORTS_PER_DAY: env.positiveInt(5),

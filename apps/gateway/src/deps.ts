@@ -8,6 +8,9 @@ import type { GatewayConfig } from './config.js';
 import type { Intake } from './intake/intake.js';
 import type { DecisionBatches } from './use-cases/decision-batches.js';
 import type { EvidenceDeps } from './use-cases/evidence-uploads.js';
+import type { HashLock } from '@rm/evidence';
+import type { ChatPlatform } from '@rm/platforms';
+import type { FinishedJobsQueue } from '@rm/privacy';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -34,4 +37,9 @@ export interface GatewayDeps {
   metrics: Metrics;
   /** Kept evidence and uploads (docs/evidence.md). */
   evidence: EvidenceDeps;
+  /**
+   * What an erasure reaches beyond the store (docs/privacy.md): the chat platform's case messages,
+   * the evidence workers' hash locks, finished queue jobs. Absent (tests): the store and Redis only.
+   */
+  privacy?: { chat: { platform: Pick<ChatPlatform, 'edit'>; hideUsername: boolean }; lock: HashLock; queues: FinishedJobsQueue[]; prefix: string };
 }

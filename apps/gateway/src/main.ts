@@ -1,12 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { QUEUES } from '@rm/contracts';
-import { createUserDirectory } from '@rm/platforms';
+import { createChatPlatform, createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
 import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, probeDependencies, ReplyInbox, runMain, tracedStore, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage-factory';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
-import { openBlobStore, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
+import { openBlobStore, redisHashLock, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
 import { createIntake } from './intake/create-intake.js';
 import { DecisionBatches } from './use-cases/decision-batches.js';
 import { UploadGate } from './use-cases/upload-gate.js';
@@ -84,6 +84,13 @@ runMain('gateway', async () => {
     sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,
+    // An erasure's reach beyond the store (docs/privacy.md): case messages, hash locks, finished jobs.
+    privacy: {
+      chat: { platform: createChatPlatform(config, store), hideUsername: config.HIDE_USERNAME },
+      lock: redisHashLock(redis, config.KEY_PREFIX),
+      queues: [intakeQueue, decisionsQueue, ...watchedQueues.slice(0, 2)],
+      prefix: config.KEY_PREFIX,
+    },
     evidence: {
       blobs,
       tokens: uploadTokens(tokenSecret(config)),

@@ -20,3 +20,4 @@ export * from './reporter-outcomes.js';
 export * from './appeals.js';
 export * from './statements.js';
 export * from './transparency.js';
+export * from './privacy.js';

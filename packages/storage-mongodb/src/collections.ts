@@ -25,6 +25,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
+import type { HoldDoc, PrivacyAuditDoc } from './privacy-documents.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -51,6 +52,8 @@ export const COLLECTION_NAMES = {
   appeals: 'appeals',
   appealEvents: 'appeal_events',
   settlements: 'settlements',
+  privacyHolds: 'privacy_holds',
+  privacyAudit: 'privacy_audit',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -78,6 +81,8 @@ export interface Collections {
   appeals: Collection<AppealDoc>;
   appealEvents: Collection<AppealEventDoc>;
   settlements: Collection<SettlementDoc>;
+  privacyHolds: Collection<HoldDoc>;
+  privacyAudit: Collection<PrivacyAuditDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -106,6 +111,8 @@ export function collectionsOf(db: Db): Collections {
     appeals: db.collection<AppealDoc>(n.appeals),
     appealEvents: db.collection<AppealEventDoc>(n.appealEvents),
     settlements: db.collection<SettlementDoc>(n.settlements),
+    privacyHolds: db.collection<HoldDoc>(n.privacyHolds),
+    privacyAudit: db.collection<PrivacyAuditDoc>(n.privacyAudit),
   };
   return Object.fromEntries(Object.entries(all).map(([name, collection]) => [name, boundedReads(collection as Collection<Document>)])) as unknown as Collections;
 }

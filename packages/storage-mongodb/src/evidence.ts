@@ -5,6 +5,7 @@ import type { Collections } from './collections.js';
 import type { EvidenceDoc } from './documents.js';
 import { caseIdIn } from './partial-filters.js';
 import { runTransaction } from './transactions.js';
+import { heldCases } from './privacy.js';
 
 const idOf = (reportId: string, index: number) => `${reportId}/${index}`;
 const toItem = ({ _id: _ignored, ...item }: EvidenceDoc): EvidenceItemRecord => item;
@@ -35,7 +36,7 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
       const docs = await c.evidenceAudit.find({ reportId }).sort({ at: 1, _id: 1 }).toArray();
       return docs.map(({ _id: _ignored, ...entry }) => entry);
     },
-    async expiredEvidence(decidedBefore, cursor, limit) {
+    async expiredEvidence(decidedBefore, cursor, limit, heldAt = Date.now()) {
       // limit(0) would mean "no limit" to MongoDB; nothing is asked for, nothing is listed, as in SQL.
       if (limit <= 0) return { items: [], cursor };
       // Four bounded reads at one snapshot, each through an index: the page of captured items by
@@ -49,14 +50,17 @@ export function evidenceMethods(client: MongoClient, c: Collections): EvidenceMe
           .limit(limit)
           .toArray();
         const caseIds = [...new Set(page.map((d) => d.caseId))];
-        const decided =
+        const decidedCases =
           caseIds.length === 0
             ? []
-            : (await c.cases.find({ _id: { $in: caseIds }, state: { $in: [...DECIDED_STATES] }, updatedAt: { $lt: decidedBefore } }, { projection: { _id: 1 }, session }).toArray()).map((d) => d._id);
+            : await c.cases.find({ _id: { $in: caseIds }, state: { $in: [...DECIDED_STATES] }, updatedAt: { $lt: decidedBefore } }, { projection: { _id: 1, userId: 1 }, session }).toArray();
+        const decided = decidedCases.map((d) => d._id);
         // One after the other: a session runs one operation at a time.
         const held = decided.length === 0 ? [] : await c.sanctions.find({ ...caseIdIn(decided), state: 'active' }, { projection: { caseId: 1 }, session }).toArray();
         const appealed = decided.length === 0 ? [] : await c.appeals.find({ ...caseIdIn(decided), state: { $in: ['open', 'claimed'] } }, { projection: { caseId: 1 }, session }).toArray();
-        const kept = new Set([...held, ...appealed].map((d) => d.caseId));
+        // A legal hold on the case, its player or its sanction keeps it too (privacy.ts).
+        const onHold = await heldCases(c, session, decidedCases, heldAt);
+        const kept = new Set([...[...held, ...appealed].map((d) => d.caseId), ...onHold]);
         const expired = new Set(decided.filter((id) => !kept.has(id)));
         const last = page.at(-1);
         return { items: page.filter((d) => expired.has(d.caseId)).map(toItem), cursor: page.length === limit && last ? last._id : null };

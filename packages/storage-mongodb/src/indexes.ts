@@ -3,6 +3,7 @@ import { COLLECTION_NAMES, type Collections } from './collections.js';
 import { isIndexNotFound, isNamespaceExists } from './driver-errors.js';
 import { FEED_COUNTER } from './sanctions.js';
 import { OUTCOME_COUNTER } from './reporter-outcomes.js';
+import { ensurePrivacyIndexes } from './privacy.js';
 
 /**
  * Creates the collections and indexes at start. Idempotent, and safe when several processes start
@@ -108,6 +109,7 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   // The counters exist before any transaction updates them (no upsert race inside one).
   await c.counters.updateOne({ _id: FEED_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
   await c.counters.updateOne({ _id: OUTCOME_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
+  await ensurePrivacyIndexes(c);
 }
 
 /**

@@ -19,6 +19,7 @@ import { evidenceMethods } from './evidence.js';
 import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
 import { transparencyMethods } from './transparency.js';
+import { privacyMethods } from './privacy.js';
 
 export interface MongoStoreOptions {
   /** What a test may watch: every command the store sends (the query-plan suite lists their shapes). */
@@ -172,6 +173,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...reporterOutcomeMethods(c),
     ...appealMethods(client, c),
     ...transparencyMethods(client, c),
+    ...privacyMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

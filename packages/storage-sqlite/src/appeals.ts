@@ -3,7 +3,7 @@ import type { AppealAction, AppealEvent, AppealQuery, AppealRecord, AppealState,
 import type { Store } from '@rm/storage';
 import type { sqliteSanctions } from './sanctions.js';
 
-interface AppealRow {
+export interface AppealRow {
   id: string;
   sanction_id: string;
   user_id: string;
@@ -22,7 +22,7 @@ interface AppealRow {
   decision_reason: string | null;
   sla_breached: number;
 }
-const toAppeal = (r: AppealRow): AppealRecord => ({
+export const toAppeal = (r: AppealRow): AppealRecord => ({
   id: r.id,
   sanctionId: r.sanction_id,
   userId: r.user_id,

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EvidenceAction, EvidenceAuditEntry, EvidenceItemRecord, EvidenceKey, EvidenceState } from '@rm/storage';
 import type { Store } from '@rm/storage';
+import { HELD_EVIDENCE } from './privacy.js';
 
 interface ItemRow {
   report_id: string;
@@ -57,10 +58,12 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     ofReports: db.prepare<[string], ItemRow>(`SELECT * FROM evidence_items WHERE report_id IN (SELECT value FROM json_each(?)) ORDER BY report_id, idx`),
     stillHeld: db.prepare<[string], number>(`SELECT 1 FROM evidence_items WHERE sha256 = ? AND state = 'captured' LIMIT 1`).pluck(),
     // The next captured items by key (evidence_captured), each with whether it may go.
-    expired: db.prepare<[number, string, number, number], ItemRow & { expired: number }>(
+    // A legal hold on the case, its player or its sanction keeps an item too (privacy.ts).
+    expired: db.prepare<[number, number, number, string, number, number], ItemRow & { expired: number }>(
       `SELECT e.*, (c.state IN ('approved', 'dismissed') AND c.updated_at < ?
          AND NOT EXISTS (SELECT 1 FROM sanctions s WHERE s.case_id = e.case_id AND s.state = 'active')
-         AND NOT EXISTS (SELECT 1 FROM appeals a WHERE a.case_id = e.case_id AND a.state IN ('open', 'claimed'))) AS expired
+         AND NOT EXISTS (SELECT 1 FROM appeals a WHERE a.case_id = e.case_id AND a.state IN ('open', 'claimed'))
+         AND NOT (${HELD_EVIDENCE})) AS expired
        FROM evidence_items e JOIN cases c ON c.id = e.case_id
        WHERE e.state = 'captured' AND (e.report_id, e.idx) > (?, ?) ORDER BY e.report_id, e.idx LIMIT ?`,
     ),
@@ -96,11 +99,11 @@ export function sqliteEvidence(db: Database.Database): EvidenceMethods {
     async evidenceAudit(reportId) {
       return q.auditOf.all(reportId).map((r): EvidenceAuditEntry => ({ reportId: r.report_id, index: r.idx, action: r.action, sha256: r.sha256, detail: r.detail, at: r.at }));
     },
-    async expiredEvidence(decidedBefore, cursor, limit) {
+    async expiredEvidence(decidedBefore, cursor, limit, heldAt = Date.now()) {
       if (limit <= 0) return { items: [], cursor };
       // The cursor is the last item's key, [reportId, index]: it never changes (a rowid may, on VACUUM).
       const [reportId, index] = cursor === null ? ['', -1] : (JSON.parse(cursor) as [string, number]);
-      const rows = q.expired.all(decidedBefore, reportId, index, limit);
+      const rows = q.expired.all(decidedBefore, heldAt, heldAt, reportId, index, limit);
       const last = rows.at(-1);
       return {
         items: rows.filter((r) => r.expired === 1).map(({ expired: _expired, ...row }) => toItem(row)),

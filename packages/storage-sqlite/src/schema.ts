@@ -395,4 +395,32 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX evidence_captured ON evidence_items(report_id, idx) WHERE state = 'captured';
   `,
+  // 17 (privacy, docs/privacy.md): legal holds by target, the privacy audit trail, and a
+  // reporter's reports by reporter (a data subject request finds them without reading every report;
+  // it costs each stored report one more index entry, docs/decisions.md).
+  `
+  CREATE TABLE privacy_holds (
+    id TEXT PRIMARY KEY,
+    target_type TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    until INTEGER,
+    placed_by TEXT NOT NULL,
+    placed_at INTEGER NOT NULL,
+    released_at INTEGER,
+    released_by TEXT,
+    release_reason TEXT
+  );
+  CREATE INDEX privacy_holds_by_target ON privacy_holds(target_type, target_id);
+  CREATE TABLE privacy_audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    action TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    subject_ref TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX reports_by_reporter ON reports(reporter_platform, reporter_id, id);
+  `,
 ];

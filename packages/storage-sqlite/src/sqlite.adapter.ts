@@ -50,6 +50,7 @@ import { sqliteEvidence } from './evidence.js';
 import { sqliteReporterOutcomes } from './reporter-outcomes.js';
 import { sqliteAppeals } from './appeals.js';
 import { groupCommit } from './group-commit.js';
+import { sqlitePrivacy } from './privacy.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -129,6 +130,9 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
   // savepoints saved more than 64 KiB of pages created, wrote, closed and deleted a temporary file
   // (docs/performance.md). They hold copies of pages a savepoint changed, so they stay small.
   db.pragma('temp_store = MEMORY');
+  // Erased data must be gone from the file, not only from the rows (docs/privacy.md): what an
+  // update or delete frees is overwritten with zeros instead of lingering in free space.
+  db.pragma('secure_delete = ON');
   migrate(db, options.onMigrated);
   // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
   // job retry (with backoff) does the rest.
@@ -411,6 +415,14 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
     ...outcomes.methods,
     ...sqliteAppeals(db, sanctions, triage.uncountApproval),
     ...sqliteTransparency(db),
+    ...sqlitePrivacy(db, () => {
+      // Best effort: a reader holding an old snapshot lets the log be truncated at the next checkpoint instead.
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        /* the next checkpoint does it */
+      }
+    }),
     async close() {
       if (closed) return;
       closed = true;

@@ -18,3 +18,5 @@ export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';
 export type { MigrateOptions, MigrationProgress, MigrationReport, PendingMigrations } from './migrations.js';
+export * from './ports/privacy.js';
+export { holdTargetRef, privacySubjectRef } from './privacy-scrub.js';

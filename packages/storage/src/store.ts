@@ -8,6 +8,7 @@ import type { ReporterStore } from './ports/reporters.js';
 import type { EvidenceStore } from './ports/evidence.js';
 import type { AppealStore } from './ports/appeals.js';
 import type { TransparencyStore } from './ports/transparency.js';
+import type { PrivacyStore } from './ports/privacy.js';
 
 /**
  * The whole storage port: every aggregate's port (ports/), one store behind them all. Only a
@@ -25,7 +26,8 @@ export interface Store
     ReporterStore,
     EvidenceStore,
     AppealStore,
-    TransparencyStore {
+    TransparencyStore,
+    PrivacyStore {
   readonly kind: 'sqlite' | 'mongodb';
   close(): Promise<void>;
 }

@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
   evidence: async () => (await import('./commands/evidence.js')).evidenceCommand,
   transparency: async () => (await import('./commands/transparency.js')).transparencyCommand,
   migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
+  privacy: async () => (await import('./commands/privacy.js')).privacyCommand,
 };
 
 const program = new Command('rm')

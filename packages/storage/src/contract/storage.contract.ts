@@ -19,6 +19,7 @@ import { describeTriageContract } from './triage.contract.js';
 import { describeEvidenceContract } from './evidence.contract.js';
 import { describeReporterOutcomesContract, describeSharedReporterOutcomesContract } from './reporter-outcomes.contract.js';
 import { describeStatementsContract } from './statements.contract.js';
+import { describePrivacyContract } from './privacy.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -93,6 +94,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
   describeEvidenceContract(name, makeStore);
   describeReporterOutcomesContract(name, makeStore);
   describeStatementsContract(name, makeStore);
+  describePrivacyContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

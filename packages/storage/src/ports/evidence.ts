@@ -56,11 +56,12 @@ export interface EvidenceStore {
    * A page of the retention sweep: the next `limit` captured items after `cursor` (null to start),
    * in the store's own order, of which it answers those retention may delete (their case decided,
    * approved or dismissed, before `decidedBefore`, with no active sanction and no appeal waiting
-   * for a decision), and the cursor of the next page (null at the end). An item held by a
+   * for a decision, and no legal hold active at `heldAt` (default: now) on its case, its player or its case's
+   * sanction: PrivacyStore), and the cursor of the next page (null at the end). An item held by a
    * sanction is examined once per sweep, not on every page; a page may hold no item and not be the
    * last. A limit of 0 answers nothing and the same cursor.
    */
-  expiredEvidence(decidedBefore: number, cursor: string | null, limit: number): Promise<{ items: EvidenceItemRecord[]; cursor: string | null }>;
+  expiredEvidence(decidedBefore: number, cursor: string | null, limit: number, heldAt?: number): Promise<{ items: EvidenceItemRecord[]; cursor: string | null }>;
   /**
    * Marks captured items deleted (others are left as they are), each with its audit entry, in one
    * transaction. Returns the SHA-256s that no captured item holds any more: their bytes may go.

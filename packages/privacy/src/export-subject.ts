@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { privacySubjectRef, type EvidenceStore, type PrivacyStore, type PrivacySubject, type ReportRecord } from '@rm/storage';
+
+/** One part of an export: what it is, why it is kept, for how long, and the records. */
+export interface ExportPart {
+  part: string;
+  what: string;
+  why: string;
+  retention: string;
+  items: unknown[];
+}
+
+export interface SubjectExport {
+  requestId: string;
+  subject: PrivacySubject;
+  generatedAt: string;
+  parts: ExportPart[];
+}
+
+export interface ExportDeps {
+  store: Pick<PrivacyStore, 'subjectReports' | 'subjectRecords' | 'recordPrivacyAudit'> & Pick<EvidenceStore, 'evidenceOfReports'>;
+  now?: () => number;
+}
+
+/** Reports read per page: a much-reported player (10,000 reports) is read in 20 bounded reads. */
+export const EXPORT_PAGE = 500;
+
+/**
+ * Everything held about a subject (GDPR Art. 15 and 20) as one JSON document, each part saying what
+ * it is and why it is kept (docs/privacy.md). Reports are read a page at a time; `onProgress` hears
+ * how many so far. The export is recorded in the privacy audit, by the subject's hash.
+ */
+export async function exportSubject(deps: ExportDeps, subject: PrivacySubject, actor: string, onProgress?: (reports: number) => void): Promise<SubjectExport> {
+  const now = (deps.now ?? Date.now)();
+  const reports: (ReportRecord & { evidenceItems: unknown[] })[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const page = await deps.store.subjectReports(subject, cursor, EXPORT_PAGE);
+    const evidence = await deps.store.evidenceOfReports(page.reports.map((r) => r.id));
+    for (const r of page.reports) reports.push({ ...r, evidenceItems: evidence.filter((e) => e.reportId === r.id) });
+    onProgress?.(reports.length);
+    if (page.cursor === null) break;
+    cursor = page.cursor;
+  }
+  const records = await deps.store.subjectRecords(subject);
+  const player = subject.kind === 'player';
+  const parts: ExportPart[] = [
+    ...(player
+      ? [
+          {
+            part: 'directory_record',
+            what: "The player's name, display name and avatar as the user directory gave them",
+            why: 'Shown to moderators with the reports about the player',
+            retention: 'Until erased',
+            items: records.user ? [records.user] : [],
+          },
+        ]
+      : []),
+    {
+      part: 'reports',
+      what: player
+        ? 'Reports about the player: the reporter, the answers, evidence links, the name the player had then, and each kept evidence item'
+        : "The reporter's reports: the player reported, their answers and evidence links, and each kept evidence item",
+      why: 'Moderators decide on them; the category counts in triage and in the DSA transparency figures',
+      retention: 'Until erased; kept evidence bytes for the policy\'s evidence.retention after the case is decided',
+      items: reports,
+    },
+    ...(player
+      ? [
+          { part: 'cases', what: "The player's cases and every decision on them (moderator, action, time)", why: 'The moderation record and its audit', retention: 'Kept: no free text', items: records.cases },
+          {
+            part: 'sanctions',
+            what: "Restrictions of the player with their statement of reasons",
+            why: 'Enforcement (the ban API), the penalty ladder and the DSA statements of reasons',
+            retention: 'Kept while active and for the ladder; free text until erased',
+            items: records.sanctions,
+          },
+          { part: 'appeals', what: "The player's appeals: their statement and the reviewer's decision", why: 'Redress (DSA Art. 20)', retention: 'Until erased', items: records.appeals },
+          { part: 'holds', what: 'Legal holds on the player, their cases or sanctions', why: 'A legal obligation or claim keeps the data they hold', retention: 'Until released or ended', items: records.holds },
+        ]
+      : [
+          {
+            part: 'reporter_credibility',
+            what: "How many cases with a report of the reporter's were approved and dismissed",
+            why: "Triage weighs a report by its reporter's record",
+            retention: 'Until erased',
+            items: records.reporterStats ? [records.reporterStats] : [],
+          },
+          { part: 'report_outcomes', what: 'What the reporter was told of their reports (action taken or not)', why: 'DSA Art. 16(5): notice of the decision', retention: 'Until erased', items: records.outcomes },
+        ]),
+  ];
+  const requestId = randomUUID();
+  await deps.store.recordPrivacyAudit({ action: 'export', requestId, subjectRef: privacySubjectRef(subject), actor, at: now, detail: { reports: reports.length } });
+  return { requestId, subject, generatedAt: new Date(now).toISOString(), parts };
+}

@@ -1,0 +1,359 @@
+import type Database from 'better-sqlite3';
+import {
+  ERASED_TEXT,
+  type ErasureStep,
+  type ErasureStepOutcome,
+  type HoldRecord,
+  type HoldTarget,
+  type HoldTargetType,
+  type PrivacyAction,
+  type PrivacyAuditEntry,
+  type ReportRecord,
+  type Store,
+} from '@rm/storage';
+import { eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
+import { REPORT_COLUMNS, toCase, toEvent, toReport, toUser, type CaseRow, type EventRow, type ReportRow, type UserRow } from './rows.js';
+import { toSanction, type SanctionRow } from './sanctions.js';
+import { toAppeal, type AppealRow } from './appeals.js';
+
+interface HoldRow {
+  id: string;
+  target_type: HoldTargetType;
+  target_id: string;
+  reason: string;
+  until: number | null;
+  placed_by: string;
+  placed_at: number;
+  released_at: number | null;
+  released_by: string | null;
+  release_reason: string | null;
+}
+const toHold = (r: HoldRow): HoldRecord => ({
+  id: r.id,
+  target: { type: r.target_type, id: r.target_id },
+  reason: r.reason,
+  until: r.until,
+  placedBy: r.placed_by,
+  placedAt: r.placed_at,
+  releasedAt: r.released_at,
+  releasedBy: r.released_by,
+  releaseReason: r.release_reason,
+});
+interface AuditRow {
+  seq: number;
+  action: PrivacyAction;
+  request_id: string;
+  subject_ref: string;
+  actor: string;
+  at: number;
+  detail: string;
+}
+const toAudit = (r: AuditRow): PrivacyAuditEntry => ({
+  seq: r.seq,
+  action: r.action,
+  requestId: r.request_id,
+  subjectRef: r.subject_ref,
+  actor: r.actor,
+  at: r.at,
+  detail: JSON.parse(r.detail) as PrivacyAuditEntry['detail'],
+});
+
+/** A hold active at `at` (bound once): not released, and its end not reached. */
+const ACTIVE = `released_at IS NULL AND (until IS NULL OR until > ?)`;
+
+/**
+ * The SQL of a legal hold on an evidence item's case (`e`, joined to its case `c`), for the
+ * evidence retention sweep: on the case, the player, or a sanction of the case. Binds `at` twice.
+ */
+export const HELD_EVIDENCE = `EXISTS (SELECT 1 FROM privacy_holds h WHERE h.${ACTIVE} AND (
+      (h.target_type = 'case' AND h.target_id = e.case_id) OR (h.target_type = 'player' AND h.target_id = c.user_id)))
+  OR EXISTS (SELECT 1 FROM privacy_holds h JOIN sanctions s ON s.id = h.target_id
+      WHERE h.target_type = 'sanction' AND h.${ACTIVE} AND s.case_id = e.case_id)`;
+
+type PrivacyMethods = Pick<
+  Store,
+  'placeHold' | 'releaseHold' | 'getHold' | 'holdsOn' | 'subjectReports' | 'subjectRecords' | 'eraseSubject' | 'recordPrivacyAudit' | 'privacyAudit'
+>;
+
+/** The privacy tables of the SQLite store (schema migration 17): holds, the audit, and erasure. */
+export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): PrivacyMethods {
+  const q = {
+    insertHold: db.prepare(
+      `INSERT INTO privacy_holds (id, target_type, target_id, reason, until, placed_by, placed_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    ),
+    getHold: db.prepare<[string], HoldRow>(`SELECT * FROM privacy_holds WHERE id = ?`),
+    release: db.prepare<[number, string, string | null, string, number], HoldRow>(
+      `UPDATE privacy_holds SET released_at = ?, released_by = ?, release_reason = ? WHERE id = ? AND ${ACTIVE} RETURNING *`,
+    ),
+    holdsOf: db.prepare<[HoldTargetType, string], HoldRow>(`SELECT * FROM privacy_holds WHERE target_type = ? AND target_id = ? ORDER BY placed_at, id`),
+    insertAudit: db.prepare<[string, string, string, string, number, string], AuditRow>(
+      `INSERT INTO privacy_audit (action, request_id, subject_ref, actor, at, detail) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+    ),
+    audit: db.prepare<[number, number], AuditRow>(`SELECT * FROM privacy_audit WHERE seq > ? ORDER BY seq LIMIT ?`),
+    // A player's reports newest first along reports_by_user_time, after a (receivedAt, id) cursor.
+    playerReports: db
+      .prepare<[string, number, string, number], ReportRow>(
+        `SELECT ${REPORT_COLUMNS} FROM reports WHERE user_id = ? AND (received_at, id) < (?, ?) ORDER BY received_at DESC, id DESC LIMIT ?`,
+      )
+      .raw(),
+    // A reporter's reports by id along reports_by_reporter.
+    reporterReports: db
+      .prepare<[string, string, string, number], ReportRow>(
+        `SELECT ${REPORT_COLUMNS} FROM reports WHERE reporter_platform = ? AND reporter_id = ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .raw(),
+    caseIdsOfPlayer: db.prepare<[string], string>(`SELECT DISTINCT case_id FROM reports WHERE user_id = ?`).pluck(),
+    getCase: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE id = ?`),
+    history: db.prepare<[string], EventRow>(`SELECT * FROM case_events WHERE case_id = ? ORDER BY seq`),
+    getUser: db.prepare<[string], UserRow>(`SELECT * FROM users WHERE id = ?`),
+    deleteUser: db.prepare(`DELETE FROM users WHERE id = ?`),
+    sanctionsOf: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
+    sanctionCase: db.prepare<[string], string | null>(`SELECT case_id FROM sanctions WHERE id = ?`).pluck(),
+    appealsOf: db.prepare<[string], AppealRow>(`SELECT * FROM appeals WHERE user_id = ? ORDER BY created_at, id`),
+    stats: db.prepare<[string, string], { platform: string; id: string; approved: number; dismissed: number }>(
+      `SELECT platform, reporter_id AS id, approved, dismissed FROM reporter_stats WHERE platform = ? AND reporter_id = ?`,
+    ),
+    outcomes: db.prepare<[string, string], { seq: number; report_id: string; case_id: string; actioned: number; reopened: number; at: number }>(
+      `SELECT seq, report_id, case_id, actioned, reopened, at FROM report_outcomes WHERE reporter_platform = ? AND reporter_id = ? ORDER BY seq DESC LIMIT 10000`,
+    ),
+    activeSanctionHolds: db.prepare<[number], HoldRow>(`SELECT * FROM privacy_holds WHERE target_type = 'sanction' AND ${ACTIVE}`),
+    activeHoldOn: db.prepare<[HoldTargetType, string, number], HoldRow>(`SELECT * FROM privacy_holds WHERE target_type = ? AND target_id = ? AND ${ACTIVE} ORDER BY placed_at, id LIMIT 1`),
+    eraseReport: db.prepare(`UPDATE reports SET answers = ?, evidence = ?, user_name = ?, user_display_name = ?, user_avatar = NULL, reporter_id = ? WHERE id = ?`),
+    capturedOf: db.prepare<[string], { idx: number; sha256: string | null }>(`SELECT idx, sha256 FROM evidence_items WHERE report_id = ? AND state = 'captured'`),
+    markDeleted: db.prepare(`UPDATE evidence_items SET state = 'deleted', detail = NULL, at = ? WHERE report_id = ? AND idx = ? AND state = 'captured'`),
+    scrubItemDetail: db.prepare(`UPDATE evidence_items SET detail = NULL WHERE report_id = ? AND detail IS NOT NULL`),
+    scrubAuditDetail: db.prepare(`UPDATE evidence_audit SET detail = NULL WHERE report_id = ? AND detail IS NOT NULL`),
+    evidenceAudit: db.prepare(`INSERT INTO evidence_audit (report_id, idx, action, sha256, detail, at) VALUES (?, ?, 'evidence.deleted', ?, 'erased on request', ?)`),
+    stillHeld: db.prepare<[string], number>(`SELECT 1 FROM evidence_items WHERE sha256 = ? AND state = 'captured' LIMIT 1`).pluck(),
+    eraseSanction: db.prepare(`UPDATE sanctions SET reason = NULL, lift_reason = NULL, evidence = ?, statement = ? WHERE id = ?`),
+    eraseFeedAppeal: db.prepare(`UPDATE sanction_events SET appeal = json_set(appeal, '$.reason', '${ERASED_TEXT}') WHERE sanction_id = ? AND appeal IS NOT NULL`),
+    eraseAppeal: db.prepare(`UPDATE appeals SET statement = '${ERASED_TEXT}', decision_reason = CASE WHEN decision_reason IS NULL THEN NULL ELSE '${ERASED_TEXT}' END WHERE id = ?`),
+    eraseAppealEvents: db.prepare(`UPDATE appeal_events SET reason = NULL WHERE appeal_id = ? AND reason IS NOT NULL`),
+    deleteStats: db.prepare(`DELETE FROM reporter_stats WHERE platform = ? AND reporter_id = ?`),
+    pseudonymiseOutcome: db.prepare(`UPDATE report_outcomes SET reporter_id = ? WHERE report_id = ?`),
+  };
+
+  /** The first active hold on any of these targets at `at`, or null. */
+  const holdOn = (targets: HoldTarget[], at: number): HoldRow | null => {
+    for (const t of targets) {
+      const row = q.activeHoldOn.get(t.type, t.id, at);
+      if (row) return row;
+    }
+    return null;
+  };
+
+  const holdsOn: PrivacyMethods['holdsOn'] = async (targets, activeAt) =>
+    targets
+      .flatMap((t) => q.holdsOf.all(t.type, t.id))
+      .filter((h) => activeAt === null || (h.released_at === null && (h.until === null || h.until > activeAt)))
+      .sort((a, b) => a.placed_at - b.placed_at || a.id.localeCompare(b.id))
+      .map(toHold);
+
+  const place = db.transaction((hold: Parameters<PrivacyMethods['placeHold']>[0]) => {
+    const created = q.insertHold.run(hold.id, hold.target.type, hold.target.id, hold.reason, hold.until, hold.placedBy, hold.placedAt).changes > 0;
+    if (created) {
+      q.insertAudit.get('hold', hold.id, holdTargetRef(hold.target), hold.placedBy, hold.placedAt, JSON.stringify({ target: hold.target.type, until: hold.until ?? 'released' }));
+    }
+    return { hold: toHold(q.getHold.get(hold.id)!), created };
+  });
+  const release = db.transaction((r: Parameters<PrivacyMethods['releaseHold']>[0]) => {
+    const row = q.release.get(r.at, r.by, r.reason, r.id, r.at);
+    if (!row) return null;
+    q.insertAudit.get('release', r.id, holdTargetRef({ type: row.target_type, id: row.target_id }), r.by, r.at, JSON.stringify({ target: row.target_type }));
+    return toHold(row);
+  });
+
+  const pageOf = (step: Pick<ErasureStep, 'subject' | 'cursor' | 'limit'>): { reports: ReportRecord[]; cursor: string | null } => {
+    if (step.limit <= 0) return { reports: [], cursor: step.cursor };
+    const s = step.subject;
+    let reports: ReportRecord[];
+    if (s.kind === 'player') {
+      const [receivedAt, id] = step.cursor === null ? [Number.MAX_SAFE_INTEGER, ''] : (JSON.parse(step.cursor) as [number, string]);
+      reports = q.playerReports.all(s.userId, receivedAt, id, step.limit).map(toReport);
+    } else {
+      const after = step.cursor === null ? '' : (JSON.parse(step.cursor) as string);
+      reports = q.reporterReports.all(s.platform, s.reporterId, after, step.limit).map(toReport);
+    }
+    const last = reports.at(-1);
+    const cursor = reports.length === step.limit && last ? JSON.stringify(s.kind === 'player' ? [last.receivedAt, last.id] : last.id) : null;
+    return { reports, cursor };
+  };
+
+  /** One step: the page's reports, then on the last page the rest. Runs in one IMMEDIATE transaction, rolled back for a dry run. */
+  const step = (st: ErasureStep): ErasureStepOutcome => {
+    const out: ErasureStepOutcome = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, openCaseUsers: [], kept: [], cursor: null };
+    const page = pageOf(st);
+    out.cursor = page.cursor;
+    const sanctionHolds = q.activeSanctionHolds.all(st.at).map((h) => ({ hold: h, caseId: q.sanctionCase.get(h.target_id) ?? null }));
+    /** The hold keeping a case's data (on the case, its player, or its sanction), or null. */
+    const caseHold = (caseId: string | null, userId: string): HoldRow | null =>
+      holdOn([{ type: 'player', id: userId }, ...(caseId === null ? [] : [{ type: 'case' as const, id: caseId }])], st.at) ??
+      (caseId === null ? null : (sanctionHolds.find((h) => h.caseId === caseId)?.hold ?? null));
+    const kept = (kind: string, id: string, hold: HoldRow) => out.kept.push({ kind, id, reason: 'legal_hold', holdId: hold.id });
+    const hashes = new Set<string>();
+    const openUsers = new Set<string>();
+    for (const r of page.reports) {
+      const hold = caseHold(r.caseId, r.userId);
+      if (hold) {
+        kept('report', r.id, hold);
+        continue;
+      }
+      const player = st.subject.kind === 'player';
+      const answers = JSON.stringify(eraseAnswers(r.answers, st.keep));
+      const evidence = JSON.stringify(eraseEvidenceLinks(r.evidence));
+      const name = player ? ERASED_TEXT : r.user.name;
+      const displayName = player ? ERASED_TEXT : r.user.displayName;
+      const reporterId = player ? r.reporterId : st.pseudonym;
+      const changed =
+        answers !== JSON.stringify(r.answers) || evidence !== JSON.stringify(r.evidence) || name !== r.user.name || displayName !== r.user.displayName || r.user.avatar !== null || reporterId !== r.reporterId;
+      if (changed) {
+        out.reports += 1;
+        q.eraseReport.run(answers, evidence, name, displayName, reporterId, r.id);
+        if (!player) out.outcomes += q.pseudonymiseOutcome.run(st.pseudonym, r.id).changes;
+      }
+      if (!player) {
+        const c = q.getCase.get(r.caseId);
+        if (c && (c.state === 'open' || c.state === 'claimed')) openUsers.add(c.user_id);
+      }
+      for (const item of q.capturedOf.all(r.id)) {
+        out.evidenceItems += 1;
+        q.markDeleted.run(st.at, r.id, item.idx);
+        q.evidenceAudit.run(r.id, item.idx, item.sha256, st.at);
+        if (item.sha256 !== null) hashes.add(item.sha256);
+      }
+      q.scrubItemDetail.run(r.id);
+      q.scrubAuditDetail.run(r.id);
+    }
+    out.unheldBlobs = [...hashes].filter((sha256) => q.stillHeld.get(sha256) === undefined);
+    out.openCaseUsers = [...openUsers];
+    if (out.cursor !== null) return out;
+
+    // The last step: everything but the reports.
+    const s = st.subject;
+    if (s.kind === 'reporter') {
+      out.reporterStats = q.deleteStats.run(s.platform, s.reporterId).changes > 0;
+      return out;
+    }
+    const playerHold = holdOn([{ type: 'player', id: s.userId }], st.at);
+    if (playerHold) {
+      if (q.getUser.get(s.userId)) kept('user', s.userId, playerHold);
+    } else {
+      out.user = q.deleteUser.run(s.userId).changes > 0;
+    }
+    const sanctionHeld = new Map<string, HoldRow>();
+    for (const row of q.sanctionsOf.all(s.userId)) {
+      const sanction = toSanction(row);
+      const hold = holdOn([{ type: 'sanction', id: sanction.id }], st.at) ?? caseHold(sanction.caseId, s.userId);
+      if (hold) {
+        sanctionHeld.set(sanction.id, hold);
+        kept('sanction', sanction.id, hold);
+        continue;
+      }
+      if (sanction.state === 'active' || sanction.state === 'scheduled') out.kept.push({ kind: 'sanction', id: sanction.id, reason: 'active_sanction' });
+      const evidence = JSON.stringify(eraseSanctionEvidence(sanction.evidence));
+      const statement = sanction.statement === null ? null : JSON.stringify(eraseStatement(sanction.statement));
+      if (sanction.reason !== null || sanction.liftReason !== null || evidence !== row.evidence || statement !== row.statement) {
+        out.sanctions += 1;
+        q.eraseSanction.run(evidence, statement, sanction.id);
+        q.eraseFeedAppeal.run(sanction.id);
+      }
+    }
+    for (const row of q.appealsOf.all(s.userId)) {
+      const appeal = toAppeal(row);
+      const hold = sanctionHeld.get(appeal.sanctionId);
+      if (hold) {
+        kept('appeal', appeal.id, hold);
+        continue;
+      }
+      if (appeal.statement !== ERASED_TEXT || (appeal.decisionReason !== null && appeal.decisionReason !== ERASED_TEXT)) {
+        out.appeals += 1;
+        q.eraseAppeal.run(appeal.id);
+        q.eraseAppealEvents.run(appeal.id);
+      }
+    }
+    return out;
+  };
+  const stepInTransaction = db.transaction((st: ErasureStep) => {
+    const out = step(st);
+    // A dry run computes inside the transaction, then throws it away.
+    if (st.dryRun) throw new DryRun(out);
+    return out;
+  });
+
+  return {
+    async placeHold(hold) {
+      return place.immediate(hold);
+    },
+    async releaseHold(r) {
+      return release.immediate(r);
+    },
+    async getHold(id) {
+      const row = q.getHold.get(id);
+      return row ? toHold(row) : null;
+    },
+    holdsOn,
+    async subjectReports(subject, cursor, limit) {
+      return pageOf({ subject, cursor, limit });
+    },
+    async subjectRecords(subject) {
+      if (subject.kind === 'reporter') {
+        const stats = q.stats.get(subject.platform, subject.reporterId);
+        return {
+          user: null,
+          cases: [],
+          sanctions: [],
+          appeals: [],
+          reporterStats: stats ? { platform: stats.platform, id: stats.id, approved: stats.approved, dismissed: stats.dismissed } : null,
+          outcomes: q.outcomes.all(subject.platform, subject.reporterId).reverse().map((r) => ({ seq: r.seq, reportId: r.report_id, caseId: r.case_id, actioned: r.actioned === 1, reopened: r.reopened === 1, at: r.at })),
+          holds: [],
+        };
+      }
+      const user = q.getUser.get(subject.userId);
+      const cases = q.caseIdsOfPlayer
+        .all(subject.userId)
+        .map((id) => q.getCase.get(id))
+        .filter((c): c is CaseRow => c !== undefined)
+        .map((c) => ({ case: toCase(c), history: q.history.all(c.id).map(toEvent) }))
+        .sort((a, b) => a.case.createdAt - b.case.createdAt || a.case.id.localeCompare(b.case.id));
+      const sanctions = q.sanctionsOf.all(subject.userId).map(toSanction);
+      const targets: HoldTarget[] = [{ type: 'player', id: subject.userId }, ...cases.map((c) => ({ type: 'case' as const, id: c.case.id })), ...sanctions.map((x) => ({ type: 'sanction' as const, id: x.id }))];
+      return {
+        user: user ? toUser(user) : null,
+        cases,
+        sanctions,
+        appeals: q.appealsOf.all(subject.userId).map(toAppeal),
+        reporterStats: null,
+        outcomes: [],
+        holds: await holdsOn(targets, null),
+      };
+    },
+    async eraseSubject(st) {
+      let out: ErasureStepOutcome;
+      try {
+        out = stepInTransaction.immediate(st);
+      } catch (err) {
+        if (err instanceof DryRun) return err.outcome;
+        throw err;
+      }
+      // Erased text may linger in the write-ahead log's older frames: after the last step, the log
+      // is checkpointed and truncated (secure_delete zeroes what the updates freed in the file).
+      if (out.cursor === null) checkpoint();
+      return out;
+    },
+    async recordPrivacyAudit(entry) {
+      return toAudit(q.insertAudit.get(entry.action, entry.requestId, entry.subjectRef, entry.actor, entry.at, JSON.stringify(entry.detail))!);
+    },
+    async privacyAudit(afterSeq, limit) {
+      if (limit <= 0) return [];
+      return q.audit.all(afterSeq, limit).map(toAudit);
+    },
+  };
+}
+
+/** Thrown out of a dry run's transaction so that it rolls back, carrying what it would have done. */
+class DryRun extends Error {
+  constructor(readonly outcome: ErasureStepOutcome) {
+    super('dry run');
+  }
+}
+
