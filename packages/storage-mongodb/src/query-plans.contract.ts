@@ -457,6 +457,35 @@ const HOT_PATHS: Entry[] = [
     },
   },
   {
+    path: 'privacy',
+    name: "holds, a player's and a reporter's export and erasure (dry run, then for real), the audit",
+    async run({ s }) {
+      const keep = { categoryQuestionId: 'category', categories: ['cheating'] };
+      const player = { kind: 'player' as const, userId: USERS[5]! };
+      const reporter = { kind: 'reporter' as const, platform: 'gameplatform', reporterId: 'qp-rep1' };
+      const c = await caseOf(s, USERS[6]!);
+      const { hold } = await s.placeHold({ id: 'qp-hold', target: { type: 'case', id: c.id }, reason: 'court order', until: null, placedBy: 'admin', placedAt: 9_000 });
+      await s.getHold(hold.id);
+      await s.holdsOn([{ type: 'case', id: c.id }, { type: 'player', id: USERS[6]! }], 9_500);
+      await s.holdsOn([{ type: 'case', id: c.id }], null);
+      for (const subject of [player, reporter]) {
+        await s.subjectRecords(subject);
+        const page = await s.subjectReports(subject, null, 2);
+        await s.subjectReports(subject, page.cursor, 2);
+        for (const dryRun of [true, false]) {
+          for (let cursor: string | null = null, steps = 0; steps < 100; steps++) {
+            const out = await s.eraseSubject({ subject, cursor, limit: 2, keep, pseudonym: 'qp-pseudo', at: 9_600, dryRun });
+            if (out.cursor === null) break;
+            cursor = out.cursor;
+          }
+        }
+      }
+      await s.releaseHold({ id: hold.id, by: 'admin', reason: null, at: 9_700 });
+      const entry = await s.recordPrivacyAudit({ action: 'erase', requestId: 'qp-req', subjectRef: 'qp-ref', actor: 'admin', at: 9_800, detail: { reports: 3 } });
+      await s.privacyAudit(entry.seq - 1, 10);
+    },
+  },
+  {
     path: 'start',
     name: 'start on a database in use: the migrations found recorded',
     async run(x) {
