@@ -1,4 +1,6 @@
 import { Cluster, Redis as Standalone, type ClusterNode, type RedisOptions } from 'ioredis';
+import { traceCommands } from './redis-tracing.js';
+import { tracingEnabled } from './tracing.js';
 
 /** A standalone server or a Redis Cluster: every command we use exists on both. */
 export type Redis = Standalone | Cluster;
@@ -63,6 +65,7 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         ...disconnect,
       });
   redis.on('error', options.onError ?? (() => undefined));
+  if (tracingEnabled) traceCommands(redis);
   return redis;
 }
 

@@ -93,6 +93,9 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     // The batched job continues its first report's request and links to every one it carries.
     expect(consumer.parentSpanId).toBe(submit.spanId);
     expect(consumer.links.map((l) => l.spanId)).toContain(submit.spanId);
+    // The gateway's Redis commands (the guard's checks, the queue add) are client spans of the submit, named by command only.
+    const redisSpan = trace.find((s) => s.service === 'gateway' && s.name.startsWith('redis '));
+    expect(redisSpan?.attributes).toEqual({ 'db.system.name': 'redis', 'db.operation.name': redisSpan?.name.slice('redis '.length) });
     const stored = trace.find((s) => s.name === 'intake store')!;
     expect(stored.parentSpanId).toBe(consumer.spanId);
     expect(stored.attributes['rm.report_ids']).toEqual([reportId]);
