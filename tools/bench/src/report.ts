@@ -1,7 +1,9 @@
 import { cpus, totalmem } from 'node:os';
 import type { CannonResult } from './cannon.js';
 import type { DrainResult } from './drain.js';
+import { cpuUs } from './cpu-per-request.js';
 import { goalRows } from './goals.js';
+import { ceilingRows, tracingRows } from './pairs.js';
 import type { BenchResults, Cycles } from './results.js';
 
 export function machine(): BenchResults['machine'] {
@@ -14,10 +16,13 @@ export function machine(): BenchResults['machine'] {
   };
 }
 
+/** One measured run: autocannon's figures and, when metered, the CPU seconds of its server and Redis. */
+type Measured = CannonResult & { cpuSeconds?: number };
+
 /** One scenario's rounds as one figure: means of rates and latencies, sums of counts. */
-export function combine(results: CannonResult[], note?: string): BenchResults['scenarios'][string] {
-  const mean = (pick: (r: CannonResult) => number) => Math.round((results.reduce((sum, r) => sum + pick(r), 0) / results.length) * 10) / 10;
-  const sum = (pick: (r: CannonResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+export function combine(results: Measured[], note?: string): BenchResults['scenarios'][string] {
+  const mean = (pick: (r: Measured) => number) => Math.round((results.reduce((sum, r) => sum + pick(r), 0) / results.length) * 10) / 10;
+  const sum = (pick: (r: Measured) => number) => results.reduce((total, r) => total + pick(r), 0);
   return {
     reqPerSec: Math.round(mean((r) => r.reqPerSec)),
     p50: mean((r) => r.p50),
@@ -29,6 +34,11 @@ export function combine(results: CannonResult[], note?: string): BenchResults['s
     errors: sum((r) => r.errors),
     ...(note && { note }),
     roundsReqPerSec: results.map((r) => r.reqPerSec),
+    // CPU over all the rounds' requests, and each round's (for the paired ratios).
+    ...(results.every((r) => r.cpuSeconds !== undefined) && {
+      cpuUsPerRequest: cpuUs(sum((r) => r.cpuSeconds!), sum((r) => r.requests)),
+      roundsCpuUs: results.map((r) => cpuUs(r.cpuSeconds!, r.requests)),
+    }),
   };
 }
 
@@ -41,8 +51,8 @@ export function ratios(s: BenchResults['scenarios'], drain: DrainResult[], cycle
    * The median of the rounds' own ratios: the two sides of a round ran seconds apart, and one round
    * caught in a slow spell of this VM does not move the figure (the mean of two when there are two).
    */
-  const paired = (a: string, b: string) => {
-    const [x, y] = [s[a]?.roundsReqPerSec ?? [], s[b]?.roundsReqPerSec ?? []];
+  const paired = (a: string, b: string, of: 'roundsReqPerSec' | 'roundsCpuUs' = 'roundsReqPerSec') => {
+    const [x, y] = [s[a]?.[of] ?? [], s[b]?.[of] ?? []];
     const each = x.slice(0, Math.min(x.length, y.length)).map((v, i) => v / y[i]!).sort((p, q) => p - q);
     if (each.length === 0) return 0;
     const mid = each.length / 2;
@@ -54,6 +64,16 @@ export function ratios(s: BenchResults['scenarios'], drain: DrainResult[], cycle
     submitEvidenceOverSubmit: paired('submitEvidence', 'submit'),
     checkOverHello: paired('check', 'hello'),
     checkOverHelloCheckRequests: paired('check', 'helloCheckRequests'),
+    checkOverBareCheck: paired('check', 'bareCheck'),
+    // CPU per request over the ceiling's, each the median of the rounds' own (issue 55).
+    cpuCheckOverBareCheck: paired('check', 'bareCheck', 'roundsCpuUs'),
+    cpuSubmitOverBareQueue: paired('submit', 'bareQueue', 'roundsCpuUs'),
+    cpuSanctionStatusOverHello: paired('sanctionStatus', 'helloSanctionRequests', 'roundsCpuUs'),
+    // Tracing on over off, on the same gateway build in the same minutes (issue 54).
+    submitTracedOverOff: paired('submitTraced', 'submitTracingOff'),
+    submitTraced10OverOff: paired('submitTraced10', 'submitTracingOff'),
+    checkTracedOverOff: paired('checkTraced', 'checkTracingOff'),
+    checkTraced10OverOff: paired('checkTraced10', 'checkTracingOff'),
     sanctionStatusOverHello: paired('sanctionStatus', 'helloSanctionRequests'),
     sanctionStatusOverPlainHello: ratio(r('sanctionStatus'), r('helloBeforeSanctions')),
     submitEverysecOverAlways: ratio(r('submitEverysec'), r('submit')),
@@ -72,7 +92,7 @@ export function markdown(b: BenchResults): string {
   const lines = [
     `Machine: ${b.machine.cpu}, ${b.machine.cores} cores, ${b.machine.memoryGb} GiB, Node ${b.machine.node}; ${b.machine.date}`,
     `Load: autocannon, ${b.connections} connections, ${b.durationSec} s per scenario, from its own process.`,
-    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, submitEvidence, helloCheckRequests, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with (helloCheckRequests and then hello before check; submit and submitEvidence after bareQueue, in alternating order); their figures are the rounds' means.`,
+    `Every run follows ${b.warmupSec} s of load that is not counted. hello, bareQueue, submit, submitEvidence, helloCheckRequests, bareCheck, check, helloSanctionRequests and sanctionStatus ran in ${b.rounds} rounds, each ceiling right before the scenario it is compared with (helloCheckRequests, hello and then bareCheck before check; submit and submitEvidence after bareQueue, in alternating order); the tracing runs (off, default sampler, 10 %) in ${b.rounds} rounds of their own, in alternating order; their figures are the rounds' means.`,
     '',
     '| scenario | req/s | req/s per round | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',
@@ -105,11 +125,15 @@ export function markdown(b: BenchResults): string {
       : []),
     `Peak RSS under the submit load (MB): ${Object.entries(b.rssMb).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',
+    ...ceilingRows(b),
+    '',
+    ...tracingRows(b),
+    '',
     '| ratio | value |',
     '|---|---:|',
     ...Object.entries(b.ratios).map(([k, v]) => `| ${k} | ${v} |`),
     '',
-    'Goals (issues 19, 27, 29 and 30), each from this run:',
+    'Goals (issues 19, 27, 29, 30, 54 and 55), each from this run:',
     '',
     ...goalRows(b),
   ];

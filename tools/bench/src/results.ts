@@ -14,8 +14,11 @@ export interface BenchResults {
   warmupSec: number;
   /** Rounds of the paired scenarios (hello and check, bareQueue and submit). */
   rounds: number;
-  /** Per scenario the means over its rounds, and each round's req/s. */
-  scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[] }>;
+  /**
+   * Per scenario the means over its rounds, and each round's req/s; with the CPU of the processes
+   * metered over it (server and Redis), µs per request over all its rounds and per round.
+   */
+  scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[]; cpuUsPerRequest?: number; roundsCpuUs?: number[] }>;
   cycles: Cycles;
   /** The same cycles at one moderator (one connection). */
   cyclesAtOne: Cycles;
@@ -27,5 +30,7 @@ export interface BenchResults {
   /** A ban wave through the sanctions API (10,000 in batches of 1,000), first request to last feed event read. */
   banWave?: BanWaveResult;
   rssMb: Record<string, number>;
+  /** What the OTLP sink took during the tracing runs (exports and bytes), showing tracing was on. */
+  tracingExports?: Record<string, { exports: number; bytes: number }>;
   ratios: Record<string, number>;
 }
