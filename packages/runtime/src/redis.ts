@@ -1,4 +1,5 @@
 import { Cluster, Redis as Standalone, type ClusterNode, type RedisOptions } from 'ioredis';
+import { trackReach } from './redis-reach.js';
 
 /** A standalone server or a Redis Cluster: every command we use exists on both. */
 export type Redis = Standalone | Cluster;
@@ -63,6 +64,7 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         ...disconnect,
       });
   redis.on('error', options.onError ?? (() => undefined));
+  trackReach(redis);
   return redis;
 }
 

@@ -21,5 +21,5 @@ export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard
     log?.error({ err: err.message, verdictsKey }, 'could not abandon an unconfirmed intake job: its reservations stay until the day ends or the case closes');
   const onReleaseFailed = (err: Error, reportId: string) =>
     log?.error({ err: err.message, reportId }, 'could not release the reservations of an unconfirmed report: they stay until the day ends or the case closes');
-  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed) : new TwoStepIntake(queue, guard, onReleaseFailed);
+  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed) : new TwoStepIntake(queue, connection, guard, onReleaseFailed);
 }

@@ -46,11 +46,17 @@ export class OneTripIntake implements Intake {
     const checks = batch.map((s) => s.check);
     const job = { reports: batch.map((s) => s.report), verdictsKey };
     // The reservations go first, on the connection the job goes on: one connection's commands run in order.
-    const [reserved, queued] = await sendUntilConfirmed(() =>
+    const {
+      results: [reserved, queued],
+      mayHaveLanded,
+    } = await sendUntilConfirmed(this.connection, () =>
       Promise.allSettled([this.guard.reserveRecorded(this.connection, checks, verdictsKey), this.queue.add(QUEUES.intake.name, job, { jobId })] as const),
     );
     if (reserved.status === 'fulfilled' && queued.status === 'fulfilled') return reserved.value;
     const failure = queueUnavailable(queued.status === 'rejected' ? queued.reason : (reserved as PromiseRejectedResult).reason);
+    // Nothing left this process (Redis was down throughout): nothing to abandon. Skipping it keeps
+    // a Redis outage from piling up background abandons that would all hit Redis as it returns.
+    if (!mayHaveLanded) return batch.map(() => failure);
     const taken = await this.abandon(checks, verdictsKey);
     if (taken) return taken;
     // Abandoned (or to be): the reserved are told to try again, the refused get their refusal.
