@@ -4,10 +4,15 @@ import { trackReach } from './redis-reach.js';
 /** A standalone server or a Redis Cluster: every command we use exists on both. */
 export type Redis = Standalone | Cluster;
 
-/** Where Redis is: REDIS_URL alone, or cluster seed nodes with REDIS_URL's credentials and TLS. */
+/**
+ * Where Redis is: REDIS_URL alone; or cluster seed nodes, or the Sentinels of a primary, with
+ * REDIS_URL's credentials and TLS.
+ */
 export interface RedisTarget {
   REDIS_URL: string;
   REDIS_CLUSTER_NODES?: ClusterNode[] | undefined;
+  REDIS_SENTINELS?: { host: string; port: number }[] | undefined;
+  REDIS_SENTINEL_NAME?: string | undefined;
 }
 
 export interface RedisConnectionOptions {
@@ -54,7 +59,7 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         enableOfflineQueue: offlineQueue,
         enableAutoPipelining: autoPipelining,
       })
-    : new Standalone(target.REDIS_URL, {
+    : standalone(target, {
         connectTimeout: 5_000,
         retryStrategy: retry,
         enableOfflineQueue: offlineQueue,
@@ -66,6 +71,26 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
   redis.on('error', options.onError ?? (() => undefined));
   trackReach(redis);
   return redis;
+}
+
+/**
+ * A standalone client: of REDIS_URL; or, with REDIS_SENTINELS, of whichever server the Sentinels
+ * name primary of REDIS_SENTINEL_NAME (with REDIS_URL's user, password and TLS). In Sentinel mode
+ * ioredis asks them again on every reconnect, and `failoverDetector` also listens for their
+ * `+switch-master`, so a client leaves a demoted primary at once rather than at its next error; a
+ * primary demoted under a client answers writes with READONLY, and reconnecting finds the new one.
+ */
+function standalone(target: RedisTarget, options: RedisOptions): Standalone {
+  if (!target.REDIS_SENTINELS) return new Standalone(target.REDIS_URL, options);
+  return new Standalone({
+    sentinels: target.REDIS_SENTINELS,
+    name: target.REDIS_SENTINEL_NAME ?? 'mymaster',
+    failoverDetector: true,
+    reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+    ...credentialsOf(target.REDIS_URL),
+    ...(new URL(target.REDIS_URL).protocol === 'rediss:' && { enableTLSForSentinelMode: true }),
+    ...options,
+  });
 }
 
 /** The parts of REDIS_URL that apply to every node of a cluster: user, password, TLS. */

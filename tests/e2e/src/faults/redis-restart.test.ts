@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { QUEUES, type QueueKey } from '@rm/contracts';
 import { isErrorShape, report, System, type Key } from '../harness.js';
 import { PrivateRedis } from '../private-redis.js';
 import { span, recordFigures } from './chaos.js';
 import { acceptedAreListedOnce } from './load.js';
 import { MixedLoad } from './mixed-load.js';
+import { expectWorkersDrain } from './worked-queues.js';
 
 // Issue 51, scenario 1: Redis (AOF always) SIGKILLed under submit and decision load, restarted on
 // the same port and folder a few seconds later. Nothing answered 200 is lost, the gateway refuses
@@ -57,20 +57,6 @@ const bounded = (path: string, body: unknown) =>
     signal: AbortSignal.timeout(10_000),
   });
 
-/** The queues whose jobs a worker of this system takes at once (deadlines and sanctions hold delayed jobs by design). */
-const WORKED: QueueKey[] = ['intake', 'decisions', 'notifications', 'evidence'];
-
-/** Jobs waiting on each worked queue (and, for intake and decisions, delayed for a retry). */
-async function waitingJobs(): Promise<Record<string, number>> {
-  const waiting: Record<string, number> = {};
-  for (const key of WORKED) {
-    const c = await sys.queue(key).getJobCounts('wait', 'prioritized', 'active', 'delayed');
-    const stuck = (c.wait ?? 0) + (c.prioritized ?? 0) + (c.active ?? 0) + (key === 'intake' || key === 'decisions' ? (c.delayed ?? 0) : 0);
-    if (stuck > 0) waiting[QUEUES[key].name] = stuck;
-  }
-  return waiting;
-}
-
 it('Redis killed -9 under submit and decision load: every 200 kept, refusals at once while it is down, every worker back by itself', async () => {
   const load = new MixedLoad(sys, admin.auth, { reported, submitters: span(4, 8), toApprove: firstReports, deciders: 2, moderatorId: 'm1', decisionGapMs: span(100, 50) });
   await pause(span(1_500, 10_000));
@@ -108,12 +94,7 @@ it('Redis killed -9 under submit and decision load: every 200 kept, refusals at 
   const outcome = await load.stop();
 
   // No worker sits idle with jobs waiting: every worked queue drains without a restart.
-  let waiting: Record<string, number> = {};
-  await sys
-    .waitFor(async () => Object.keys((waiting = await waitingJobs())).length === 0, 60_000, 'the queues to drain')
-    .catch(() => {
-      throw new Error(`a worker sits idle with jobs waiting after Redis came back: ${JSON.stringify(waiting)}`);
-    });
+  await expectWorkersDrain(sys);
 
   const { missing, duplicated, listed } = await acceptedAreListedOnce(sys, admin.auth, reported, outcome.accepted, 60_000);
 
