@@ -1,4 +1,3 @@
-import type { Redis as Standalone } from 'ioredis';
 import type { AppError } from '@rm/contracts';
 import type { Redis } from '@rm/runtime';
 import { unavailable } from '../errors/unavailable.js';
@@ -21,7 +20,7 @@ export async function replicasMissing(connection: Redis, ack: ReplicaAck): Promi
   let confirmed = 0;
   let cause: unknown;
   try {
-    confirmed = Number(await (connection as Standalone).wait(ack.replicas, ack.timeoutMs));
+    confirmed = Number(await connection.call('WAIT', ack.replicas, ack.timeoutMs));
   } catch (err) {
     cause = err;
   }
