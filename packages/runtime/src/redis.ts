@@ -76,16 +76,20 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
 /**
  * A standalone client: of REDIS_URL; or, with REDIS_SENTINELS, of whichever server the Sentinels
  * name primary of REDIS_SENTINEL_NAME (with REDIS_URL's user, password and TLS). In Sentinel mode
- * ioredis asks them again on every reconnect, and `failoverDetector` also listens for their
- * `+switch-master`, so a client leaves a demoted primary at once rather than at its next error; a
- * primary demoted under a client answers writes with READONLY, and reconnecting finds the new one.
+ * ioredis asks them again on every reconnect. A failover closes the clients of the old primary
+ * (it died, or the Sentinels demote it and CLIENT KILL its clients), so they reconnect and ask; a
+ * write that still meets a demoted primary (READONLY) reconnects too.
+ *
+ * Not ioredis's `failoverDetector`: its `+switch-master` handler disconnects the connector, and
+ * when that lands while a reconnect is asking a Sentinel (the usual moment: the primary died a
+ * second before), the connect fails with "Connection is closed" and the client ends for good,
+ * every command after refused until the process restarts (issue 51's failover test, 1 run in 3).
  */
 function standalone(target: RedisTarget, options: RedisOptions): Standalone {
   if (!target.REDIS_SENTINELS) return new Standalone(target.REDIS_URL, options);
   return new Standalone({
     sentinels: target.REDIS_SENTINELS,
     name: target.REDIS_SENTINEL_NAME ?? 'mymaster',
-    failoverDetector: true,
     reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
     ...credentialsOf(target.REDIS_URL),
     ...(new URL(target.REDIS_URL).protocol === 'rediss:' && { enableTLSForSentinelMode: true }),

@@ -17,7 +17,12 @@ const ATTEMPTS = 5;
 const BACKOFF_MS = 200;
 const OUTAGE_MS = span(8_000, 10 * 60_000);
 const ROUND_MS = span(1_000, 30_000);
-const policy: Record<string, string> = LONG ? {} : { NOTIFY_ATTEMPTS: String(ATTEMPTS), NOTIFY_BACKOFF_MS: String(BACKOFF_MS), PLATFORM_TIMEOUT_MS: '1000' };
+// The long form outlasts the directory cache's default minute, after which cached players are
+// refused like any other (platforms.md): kept for the whole outage there, as an operator expecting
+// a long outage would set it.
+const policy: Record<string, string> = LONG
+  ? { USER_CACHE_TTL_MS: String(OUTAGE_MS + 5 * 60_000) }
+  : { NOTIFY_ATTEMPTS: String(ATTEMPTS), NOTIFY_BACKOFF_MS: String(BACKOFF_MS), PLATFORM_TIMEOUT_MS: '1000' };
 
 let fake: FakePlatform;
 let sys: System;
