@@ -10,6 +10,7 @@ import { bootstrap, ROOT } from './lib/bootstrap.mjs';
 import { say } from './lib/log.mjs';
 import { withPrivateRedis } from './lib/private-redis.mjs';
 import { run } from './lib/run.mjs';
+import { ensureRedisSentinel } from './lib/sentinel.mjs';
 
 /** The scenario files (tests/e2e/src/faults), each running its long form under CHAOS=long. */
 const SCENARIOS = ['redis-restart', 'platforms-down', 'redis-sentinel'];
@@ -34,6 +35,7 @@ const report = join(dir, 'figures.jsonl');
 try {
   if (files.length === 0) throw new Error(`no scenario matches ${only}; there are: ${SCENARIOS.join(', ')}`);
   await bootstrap();
+  if (files.some((f) => f.includes('sentinel'))) await ensureRedisSentinel();
   code = await withPrivateRedis('chaos', (redis) =>
     // One file at a time: each is a whole system under load, and they would skew each other's figures.
     run(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--no-file-parallelism', ...files], {
