@@ -108,7 +108,7 @@ async function failoverUnderLoad(minReplicasAck: number) {
       stored: outcome.accepted.length - lost.length,
       lost: lost.length,
       recoveryMs,
-      note: `${before} before the kill; the replica promoted ${failoverMs} ms after the kill; recovery: first 200 after the ${minReplicasAck === 0 ? 'kill' : "replica's return (none is confirmed before)"}; answers ${JSON.stringify(outcome.statuses)}`,
+      note: `${before} before the kill; the replica promoted ${failoverMs} ms after the kill; recovery: first 200 after the ${minReplicasAck === 0 ? 'kill' : "replica's return (0 when a submit whose job a worker took during its WAIT was answered first)"}; answers ${JSON.stringify(outcome.statuses)}`,
     });
     expect(before).toBeGreaterThan(0);
     expect(outcome.accepted.length).toBeGreaterThan(atFailover);
