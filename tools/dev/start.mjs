@@ -26,7 +26,7 @@ try {
   mkdirSync(dataDir, { recursive: true });
   const redisUrl = await ensureRedis(dataDir);
   // A SQLite system owns its KEY_PREFIX on that Redis (MongoDB: every launcher shares one store).
-  if (!process.env.MONGODB_URL && !process.env.REDIS_CLUSTER_NODES) await claimKeyPrefix(redisUrl, process.env.KEY_PREFIX || process.env.QUEUE_PREFIX || 'rm', dataDir);
+  if (!process.env.MONGODB_URL && !process.env.REDIS_CLUSTER_NODES && !process.env.REDIS_SENTINELS) await claimKeyPrefix(redisUrl, process.env.KEY_PREFIX || process.env.QUEUE_PREFIX || 'rm', dataDir);
   // One machine: on MongoDB every process runs the migrations not yet recorded before it starts (docs/scaling.md#migrations).
   const env = { MIGRATIONS: 'run', ...process.env, REDIS_URL: redisUrl, DATA_DIR: dataDir };
   const running = processes.map(({ app, name, env: own }) => supervise(name, APPS[app], { ...env, ...own }));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: installs what is missing, builds, starts a private Redis (free port, temporary
-// folder), runs lint and every project's tests through Nx (the end-to-end suite last, alone), then
+// `npm test`: installs what is missing (Debian's chromium and redis-sentinel too, as root), builds,
+// starts a private Redis (free port, temporary folder), runs lint and every project's tests through Nx (the end-to-end suite last, alone), then
 // stops that Redis by its PID.
 import { join } from 'node:path';
 import { bootstrap, NX_ENV, ROOT } from './lib/bootstrap.mjs';
@@ -8,6 +8,7 @@ import { ensureChromium } from './lib/chromium.mjs';
 import { ensurePromtool } from './lib/promtool.mjs';
 import { say } from './lib/log.mjs';
 import { withPrivateRedis } from './lib/private-redis.mjs';
+import { ensureRedisSentinel } from './lib/sentinel.mjs';
 import { run } from './lib/run.mjs';
 
 let code = 1;
@@ -15,6 +16,7 @@ try {
   await bootstrap();
   const chromium = await ensureChromium();
   const promtool = await ensurePromtool();
+  await ensureRedisSentinel();
   const targets = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['lint', 'test'];
   code = await withPrivateRedis('test', async (redis) => {
     const nx = (args) =>

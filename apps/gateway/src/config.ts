@@ -23,6 +23,13 @@ export const gatewayConfig = commonConfig.extend({
   MAX_REPORTS_PER_DAY: env.positiveInt(5),
   /** How long a moderation request waits for the moderation worker's answer. */
   DECISION_TIMEOUT_MS: env.positiveInt(10_000),
+  /**
+   * Replicas that must hold a submit's job before it is answered 200 (Redis's WAIT, one per turn
+   * of submits): an acknowledged report then survives a Sentinel failover. 0: none, not waited for.
+   */
+  REDIS_MIN_REPLICAS_ACK: env.nonNegativeInt(0),
+  /** How long that WAIT may take before the turn is answered 500; below the request path's 2 s command timeout. */
+  REDIS_REPLICA_ACK_TIMEOUT_MS: env.positiveInt(1_000).pipe(z.number().max(1_500, 'must be at most 1500 (the request path gives a Redis command 2 s)')),
   /** How long a looked-up API key is trusted before it is read again (a revocation takes at most this long). */
   KEY_CACHE_TTL_MS: env.positiveInt(10_000),
   /**

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { QUEUES } from '@rm/contracts';
 import { createChatPlatform, createUserDirectory } from '@rm/platforms';
 import { ReportGuard, SanctionStatusCache } from '@rm/report-guard';
-import { checkRedisAtStart, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, probeDependencies, ReplyInbox, runMain, tracedStore, waitForRedis, type Logger } from '@rm/runtime';
+import { checkRedisAtStart, ConfigError, createLogger, createRedis, loadConfig, Metrics, onShutdown, openNearCache, openQueue, probeDependencies, ReplyInbox, runMain, tracedStore, waitForRedis, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage-factory';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -25,6 +25,10 @@ const V8_FLAGS = '--no-allocation-site-pretenuring';
 runMain('gateway', async () => {
   setFlagsFromString(V8_FLAGS);
   const config = loadConfig(gatewayConfig);
+  if (config.REDIS_MIN_REPLICAS_ACK > 0 && config.REDIS_CLUSTER_NODES) {
+    // WAIT counts one connection's writes to one server; a Cluster's turn spans masters (two-step intake).
+    throw new ConfigError(['REDIS_MIN_REPLICAS_ACK: is for a standalone or Sentinel-managed Redis, not a Redis Cluster (unset it, or 0)']);
+  }
   logger = createLogger('gateway', config.LOG_LEVEL);
   const store = tracedStore(await createStore(config));
   const blobs = await openBlobStore(config);
@@ -78,7 +82,7 @@ runMain('gateway', async () => {
     sanctionCache: new SanctionStatusCache(redis, config.KEY_PREFIX, near),
     directory: createUserDirectory(config, { store, redis, prefix: config.KEY_PREFIX }),
     intakeQueue,
-    intake: createIntake(intakeQueue, queueConnection, guard, logger),
+    intake: createIntake(intakeQueue, queueConnection, guard, logger, config.REDIS_MIN_REPLICAS_ACK > 0 ? { replicas: config.REDIS_MIN_REPLICAS_ACK, timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS } : undefined),
     decisionsQueue,
     decisions: new DecisionBatches(decisionsQueue, replies, config.DECISION_TIMEOUT_MS),
     sanctionsQueue: watchedQueues[3]!,

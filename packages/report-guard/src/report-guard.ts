@@ -172,6 +172,11 @@ export class ReportGuard {
     return JSON.stringify(rs.map((r) => [this.rateKey(r.keyId, r.now), this.dailyKey(r), ...this.userKeys(r.userId), r.rateLimit, r.maxPerDay, requestReporter(r)]));
   }
 
+  /** The connection its scripts run on (to tell whether Redis is reachable: see redisRefusing). */
+  get connection(): Redis {
+    return this.redis;
+  }
+
   /** True when reservations are made a batch at a time (standalone Redis), so reserveRecorded works. */
   get batches(): boolean {
     return this.reservations !== undefined;

@@ -34,7 +34,7 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
   }
   const parsed = schema.safeParse(input);
   if (parsed.success) {
-    const missing = sharedStorageMissing(configVariables(schema), parsed.data as Record<string, unknown>);
+    const missing = [...redisModeConflicts(parsed.data as Record<string, unknown>), ...sharedStorageMissing(configVariables(schema), parsed.data as Record<string, unknown>)];
     if (missing.length > 0) throw new ConfigError(missing);
     return parsed.data;
   }
@@ -43,6 +43,12 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     return `${name}: ${issue.message} (got ${JSON.stringify(withoutPassword(input[String(issue.path[0])]) ?? null)})`;
   });
   throw new ConfigError(lines);
+}
+
+/** A Redis is a Cluster or Sentinel-managed, not both: each names where the primaries are. */
+function redisModeConflicts(config: Record<string, unknown>): string[] {
+  if (config['REDIS_CLUSTER_NODES'] === undefined || config['REDIS_SENTINELS'] === undefined) return [];
+  return ['REDIS_SENTINELS: cannot be set with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself, without Sentinel); set one of them'];
 }
 
 /**
@@ -77,8 +83,8 @@ export const env = {
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
-/** `host:port,host:port`, parsed into ioredis cluster seed nodes. */
-function clusterNodes() {
+/** `host:port,host:port`, parsed into ioredis cluster seed nodes (or Sentinel addresses). */
+function hostPorts() {
   const node = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/;
   const valid = (n: string) => {
     const port = Number(node.exec(n.trim())?.[2]);
@@ -99,7 +105,11 @@ function clusterNodes() {
 export const commonConfig = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').default('redis://127.0.0.1:6379'),
   // Set: a Redis Cluster, reached through these seed nodes (credentials and TLS still come from REDIS_URL).
-  REDIS_CLUSTER_NODES: clusterNodes().optional(),
+  REDIS_CLUSTER_NODES: hostPorts().optional(),
+  // Set: a Redis run by Sentinel; these Sentinels name its primary (REDIS_SENTINEL_NAME) and are asked again after a failover.
+  REDIS_SENTINELS: hostPorts().optional(),
+  // The primary's name in the Sentinels' configuration (`sentinel monitor <name> ...`).
+  REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ and - only').default('mymaster'),
   // Starts every Redis key; hash tags are added where keys must share a cluster slot, so no braces here.
   KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (no braces: hash tags are added where needed)').default('rm'),
   DATA_DIR: env.string('./data'),

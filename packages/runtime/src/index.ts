@@ -1,6 +1,7 @@
 export * from './config.js';
 export * from './logger.js';
 export * from './redis.js';
+export { redisMaySend, redisRefusing } from './redis-reach.js';
 export * from './shutdown.js';
 export * from './ids.js';
 export * from './main.js';

@@ -1,14 +1,20 @@
 import { Cluster, Redis as Standalone, type ClusterNode, type RedisOptions } from 'ioredis';
 import { traceCommands } from './redis-tracing.js';
 import { tracingEnabled } from './tracing.js';
+import { trackReach } from './redis-reach.js';
 
 /** A standalone server or a Redis Cluster: every command we use exists on both. */
 export type Redis = Standalone | Cluster;
 
-/** Where Redis is: REDIS_URL alone, or cluster seed nodes with REDIS_URL's credentials and TLS. */
+/**
+ * Where Redis is: REDIS_URL alone; or cluster seed nodes, or the Sentinels of a primary, with
+ * REDIS_URL's credentials and TLS.
+ */
 export interface RedisTarget {
   REDIS_URL: string;
   REDIS_CLUSTER_NODES?: ClusterNode[] | undefined;
+  REDIS_SENTINELS?: { host: string; port: number }[] | undefined;
+  REDIS_SENTINEL_NAME?: string | undefined;
 }
 
 export interface RedisConnectionOptions {
@@ -55,7 +61,7 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         enableOfflineQueue: offlineQueue,
         enableAutoPipelining: autoPipelining,
       })
-    : new Standalone(target.REDIS_URL, {
+    : standalone(target, {
         connectTimeout: 5_000,
         retryStrategy: retry,
         enableOfflineQueue: offlineQueue,
@@ -65,8 +71,33 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
         ...disconnect,
       });
   redis.on('error', options.onError ?? (() => undefined));
+  trackReach(redis);
   if (tracingEnabled) traceCommands(redis);
   return redis;
+}
+
+/**
+ * A standalone client: of REDIS_URL; or, with REDIS_SENTINELS, of whichever server the Sentinels
+ * name primary of REDIS_SENTINEL_NAME (with REDIS_URL's user, password and TLS). In Sentinel mode
+ * ioredis asks them again on every reconnect. A failover closes the clients of the old primary
+ * (it died, or the Sentinels demote it and CLIENT KILL its clients), so they reconnect and ask; a
+ * write that still meets a demoted primary (READONLY) reconnects too.
+ *
+ * Not ioredis's `failoverDetector`: its `+switch-master` handler disconnects the connector, and
+ * when that lands while a reconnect is asking a Sentinel (the usual moment: the primary died a
+ * second before), the connect fails with "Connection is closed" and the client ends for good,
+ * every command after refused until the process restarts (issue 51's failover test, 1 run in 3).
+ */
+function standalone(target: RedisTarget, options: RedisOptions): Standalone {
+  if (!target.REDIS_SENTINELS) return new Standalone(target.REDIS_URL, options);
+  return new Standalone({
+    sentinels: target.REDIS_SENTINELS,
+    name: target.REDIS_SENTINEL_NAME ?? 'mymaster',
+    reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+    ...credentialsOf(target.REDIS_URL),
+    ...(new URL(target.REDIS_URL).protocol === 'rediss:' && { enableTLSForSentinelMode: true }),
+    ...options,
+  });
 }
 
 /** The parts of REDIS_URL that apply to every node of a cluster: user, password, TLS. */

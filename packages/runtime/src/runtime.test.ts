@@ -31,6 +31,7 @@ describe('loadConfig + commonConfig', () => {
       SQLITE_BUSY_TIMEOUT_MS: 5000,
       REQUIRE_SHARED_STORAGE: false,
       MIGRATIONS: 'wait',
+      REDIS_SENTINEL_NAME: 'mymaster',
     });
   });
 
@@ -57,11 +58,26 @@ describe('loadConfig + commonConfig', () => {
       SQLITE_BUSY_TIMEOUT_MS: 5000,
       REQUIRE_SHARED_STORAGE: false,
       MIGRATIONS: 'run',
+      REDIS_SENTINEL_NAME: 'mymaster',
     });
   });
 
   it('names MIGRATIONS when it is neither wait nor run', () => {
     expect(configError(() => loadConfig(commonConfig, { MIGRATIONS: 'later' })).lines).toEqual([expect.stringMatching(/^MIGRATIONS: must be wait or run \(got "later"\)$/)]);
+  });
+
+  it('reads Sentinels as host:port pairs, and refuses them beside cluster nodes', () => {
+    expect(loadConfig(commonConfig, { REDIS_SENTINELS: '10.0.0.1:26379,s2:26380', REDIS_SENTINEL_NAME: 'rm-primary' })).toMatchObject({
+      REDIS_SENTINELS: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 's2', port: 26380 },
+      ],
+      REDIS_SENTINEL_NAME: 'rm-primary',
+    });
+    expect(configError(() => loadConfig(commonConfig, { REDIS_SENTINELS: 's1:26379', REDIS_CLUSTER_NODES: 'c1:7000' })).lines).toEqual([
+      expect.stringMatching(/^REDIS_SENTINELS: cannot be set with REDIS_CLUSTER_NODES/),
+    ]);
+    expect(configError(() => loadConfig(commonConfig, { REDIS_SENTINELS: 's1' })).lines).toEqual([expect.stringMatching(/^REDIS_SENTINELS: must be comma-separated host:port pairs/)]);
   });
 
   it('with REQUIRE_SHARED_STORAGE, refuses a missing MONGODB_URL (and EVIDENCE_S3_BUCKET where declared), one line each', () => {

@@ -81,6 +81,27 @@ export class FakePlatform {
     return this.received.filter((r) => r.method === method && prefix.every((p, i) => r.path[i] === p));
   }
 
+  /**
+   * The platforms become unreachable: the server stops listening and drops every connection, so
+   * a call is refused at connect (a dead port), as when the platform is down. Its records stay.
+   */
+  async down(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((ok) => this.server.close(() => ok()));
+  }
+
+  /** Back on the same port (the processes' URLs name it), with everything it recorded. */
+  async up(): Promise<void> {
+    const port = Number(new URL(this.url).port);
+    await new Promise<void>((ok, fail) => {
+      this.server.once('error', fail);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', fail);
+        ok();
+      });
+    });
+  }
+
   stop(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((ok) => this.server.close(() => ok()));

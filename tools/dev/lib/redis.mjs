@@ -127,11 +127,17 @@ export async function startRedis({ port, dir }) {
 }
 
 /**
- * The Redis the system uses: the cluster of REDIS_CLUSTER_NODES when set; else REDIS_URL when set;
+ * The Redis the system uses: the one REDIS_SENTINELS name, or the cluster of REDIS_CLUSTER_NODES, when
+ * set; else REDIS_URL when set;
  * else one already answering on 127.0.0.1:6379 (for example the one a previous `npm start` left
  * running); else a new one under dataDir/redis.
  */
 export async function ensureRedis(dataDir) {
+  if (process.env.REDIS_SENTINELS) {
+    // Sentinel-managed: the Sentinels name the primary; REDIS_URL only carries credentials and TLS.
+    say(`using the Redis whose Sentinels are ${process.env.REDIS_SENTINELS}`);
+    return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  }
   if (process.env.REDIS_CLUSTER_NODES) {
     // A cluster is the operator's to run; REDIS_URL then only carries its credentials and TLS.
     say(`using the Redis Cluster at ${process.env.REDIS_CLUSTER_NODES}`);

@@ -3,6 +3,7 @@ import type { ReportGuard } from '@rm/report-guard';
 import type { Logger, Redis } from '@rm/runtime';
 import type { Intake } from './intake.js';
 import { OneTripIntake } from './one-trip-intake.js';
+import type { ReplicaAck } from './replica-ack.js';
 import { TwoStepIntake } from './two-step-intake.js';
 
 /**
@@ -14,12 +15,13 @@ import { TwoStepIntake } from './two-step-intake.js';
  * per-slot scripts, so each submission reserves first (one script per slot), then the reserved go
  * in one job per turn: two steps (TwoStepIntake). See decisions.md (Redis).
  *
- * `connection` is the one `queue` was opened on.
+ * `connection` is the one `queue` was opened on. `replicaAck` (REDIS_MIN_REPLICAS_ACK) is for a
+ * standalone or Sentinel-managed Redis; the gateway refuses it with a Cluster at start.
  */
-export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard, log?: Pick<Logger, 'error'>): Intake {
+export function createIntake(queue: Queue, connection: Redis, guard: ReportGuard, log?: Pick<Logger, 'error'>, replicaAck?: ReplicaAck): Intake {
   const onAbandonFailed = (err: Error, verdictsKey: string) =>
     log?.error({ err: err.message, verdictsKey }, 'could not abandon an unconfirmed intake job: its reservations stay until the day ends or the case closes');
   const onReleaseFailed = (err: Error, reportId: string) =>
     log?.error({ err: err.message, reportId }, 'could not release the reservations of an unconfirmed report: they stay until the day ends or the case closes');
-  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed) : new TwoStepIntake(queue, guard, onReleaseFailed);
+  return guard.batches ? new OneTripIntake(queue, connection, guard, onAbandonFailed, replicaAck) : new TwoStepIntake(queue, connection, guard, onReleaseFailed);
 }

@@ -50,7 +50,7 @@ const report = (reporterId: string): IntakeReport => ({
 
 describe.each([
   { path: 'one round trip (standalone Redis)', make: () => new OneTripIntake(queue, redis, guard) },
-  { path: 'two steps (as on a Redis Cluster)', make: () => new TwoStepIntake(queue, new ReportGuard(redis, prefix, { batch: false })) },
+  { path: 'two steps (as on a Redis Cluster)', make: () => new TwoStepIntake(queue, redis, new ReportGuard(redis, prefix, { batch: false })) },
 ])('gateway intake, $path', ({ make }) => {
   let intake: Intake;
   const metaKey = () => `${queuePrefix(prefix, 'intake')}:intake:meta`;

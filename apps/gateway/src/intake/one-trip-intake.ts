@@ -4,6 +4,7 @@ import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type
 import { MicroBatcher, type Redis } from '@rm/runtime';
 import { nowOrInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
+import { replicasMissing, type ReplicaAck } from './replica-ack.js';
 
 type Submission = { check: Stamped; report: IntakeReport };
 
@@ -18,7 +19,8 @@ type Submission = { check: Stamped; report: IntakeReport };
  * verdicts key and the job on its id, so the second sending reserves and queues nothing twice,
  * and the callers get the answers of the first. Still unconfirmed, the turn is abandoned: what it
  * reserved is released and a job that lands later stores nothing (or, if a worker already took
- * the job, the callers get its answers).
+ * the job, the callers get its answers). So is a turn whose job too few replicas confirmed
+ * (REDIS_MIN_REPLICAS_ACK, replica-ack.ts).
  */
 export class OneTripIntake implements Intake {
   private readonly batcher: MicroBatcher<Submission, ReserveOutcome | Error>;
@@ -29,6 +31,8 @@ export class OneTripIntake implements Intake {
     private readonly connection: Redis,
     private readonly guard: ReportGuard,
     private readonly onAbandonFailed: (err: Error, verdictsKey: string) => void = () => undefined,
+    /** REDIS_MIN_REPLICAS_ACK: a turn is answered only once this many replicas hold its job. */
+    private readonly replicaAck?: ReplicaAck,
   ) {
     this.batcher = new MicroBatcher((batch) => this.send(batch), JOB_BATCHING);
   }
@@ -46,11 +50,20 @@ export class OneTripIntake implements Intake {
     const checks = batch.map((s) => s.check);
     const job = { reports: batch.map((s) => s.report), verdictsKey };
     // The reservations go first, on the connection the job goes on: one connection's commands run in order.
-    const [reserved, queued] = await sendUntilConfirmed(() =>
+    const {
+      results: [reserved, queued],
+      mayHaveLanded,
+    } = await sendUntilConfirmed(this.connection, () =>
       Promise.allSettled([this.guard.reserveRecorded(this.connection, checks, verdictsKey), this.queue.add(QUEUES.intake.name, job, { jobId })] as const),
     );
-    if (reserved.status === 'fulfilled' && queued.status === 'fulfilled') return reserved.value;
-    const failure = queueUnavailable(queued.status === 'rejected' ? queued.reason : (reserved as PromiseRejectedResult).reason);
+    const failure =
+      reserved.status === 'fulfilled' && queued.status === 'fulfilled'
+        ? this.replicaAck && (await replicasMissing(this.connection, this.replicaAck))
+        : queueUnavailable(queued.status === 'rejected' ? queued.reason : (reserved as PromiseRejectedResult).reason);
+    if (!failure) return (reserved as PromiseFulfilledResult<ReserveOutcome[]>).value;
+    // Nothing left this process (Redis was down throughout): nothing to abandon. Skipping it keeps
+    // a Redis outage from piling up background abandons that would all hit Redis as it returns.
+    if (!mayHaveLanded) return batch.map(() => failure);
     const taken = await this.abandon(checks, verdictsKey);
     if (taken) return taken;
     // Abandoned (or to be): the reserved are told to try again, the refused get their refusal.

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
-import { MicroBatcher } from '@rm/runtime';
+import { MicroBatcher, type Redis } from '@rm/runtime';
 import { orUnavailable } from '../errors/unavailable.js';
 import { nowOrInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
@@ -18,8 +18,10 @@ import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 export class TwoStepIntake implements Intake {
   private readonly jobs: MicroBatcher<IntakeReport, void>;
 
+  /** `connection` is the one `queue` was opened on. */
   constructor(
     queue: Queue,
+    connection: Redis,
     private readonly guard: ReportGuard,
     private readonly onReleaseFailed: (err: Error, reportId: string) => void = () => undefined,
   ) {
@@ -27,7 +29,9 @@ export class TwoStepIntake implements Intake {
       // Sent again when its answer is lost (the add is idempotent on the job id): a job that landed
       // is confirmed, not released and then stored all the same.
       const jobId = jobIdFor.intake(reports[0]!.reportId);
-      const [queued] = await sendUntilConfirmed(() => Promise.allSettled([queue.add(QUEUES.intake.name, { reports }, { jobId })] as const));
+      const {
+        results: [queued],
+      } = await sendUntilConfirmed(connection, () => Promise.allSettled([queue.add(QUEUES.intake.name, { reports }, { jobId })] as const));
       if (queued.status === 'rejected') throw queued.reason;
       return reports.map(() => undefined);
     }, JOB_BATCHING);
@@ -36,7 +40,10 @@ export class TwoStepIntake implements Intake {
   async accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome> {
     // Stamped once and named by the report: a sending again is the same reservation.
     const request = stamped({ ...check, reportId: report.reportId });
-    const [reserved] = await sendUntilConfirmed(() => Promise.allSettled([this.guard.reserve(request)] as const));
+    // Released whether or not it may have landed: per-slot reservations are released by report, cheaply.
+    const {
+      results: [reserved],
+    } = await sendUntilConfirmed(this.guard.connection, () => Promise.allSettled([this.guard.reserve(request)] as const));
     if (reserved.status === 'rejected') {
       await this.release(request);
       return orUnavailable('Redis', () => Promise.reject(reserved.reason as Error));
