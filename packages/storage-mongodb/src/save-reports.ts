@@ -11,6 +11,9 @@ const MAX_RACES = 5;
 
 type Placement = Pick<SavedReport, 'caseId' | 'openedCase'>;
 
+/** A report still marked `pending`, as admission reads it. */
+type PendingReport = Pick<ReportDoc, '_id' | 'caseId' | 'userId'>;
+
 /**
  * Stores a batch in one transaction, all or nothing as in the SQLite store, in four round trips
  * whatever its size (then the commit): the reports already stored, the users' open cases, the new
@@ -23,8 +26,8 @@ type Placement = Pick<SavedReport, 'caseId' | 'openedCase'>;
  */
 export async function saveReports(client: MongoClient, c: Collections, reports: NewReport[]): Promise<SavedReport[]> {
   if (reports.length === 0) return [];
-  const saved = await racing(() => runTransaction(client, (s) => saveIn(c, reports, s)));
-  const moved = await admit(client, c, [...new Set(reports.map((r) => r.id))]);
+  const { saved, pending } = await racing(() => runTransaction(client, (s) => saveIn(c, reports, s)));
+  const moved = await admit(client, c, [...new Set(reports.map((r) => r.id))], pending);
   return saved.map((s) => ({ ...s, ...moved.get(s.reportId) }));
 }
 
@@ -39,9 +42,12 @@ async function racing<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-async function saveIn(c: Collections, reports: NewReport[], session: ClientSession): Promise<SavedReport[]> {
+/** The batch's answers, and its reports left `pending` as the commit leaves them: the new ones, and any an interrupted save left. */
+async function saveIn(c: Collections, reports: NewReport[], session: ClientSession): Promise<{ saved: SavedReport[]; pending: PendingReport[] }> {
   const ids = [...new Set(reports.map((r) => r.id))];
-  const stored = new Map((await c.reports.find({ _id: { $in: ids } }, { projection: { caseId: 1 }, session }).toArray()).map((d) => [d._id, d.caseId] as const));
+  const found = await c.reports.find({ _id: { $in: ids } }, { projection: { caseId: 1, userId: 1, pending: 1 }, session }).toArray();
+  const stored = new Map(found.map((d) => [d._id, d.caseId] as const));
+  const pending: PendingReport[] = found.filter((d) => d.pending === true);
   const users = [...new Set(reports.filter((r) => !stored.has(r.id)).map((r) => r.userId))];
   const open = new Map<string, CaseDoc>();
   if (users.length > 0) {
@@ -71,7 +77,7 @@ async function saveIn(c: Collections, reports: NewReport[], session: ClientSessi
   }
   if (opened.length > 0) await c.cases.insertMany(opened, { session, ordered: true });
   if (docs.length > 0) await c.reports.insertMany(docs, { session, ordered: true });
-  return saved;
+  return { saved, pending: [...pending, ...docs] };
 }
 
 const newCase = (userId: string, openedBy: string, at: number): CaseDoc => ({
@@ -96,18 +102,21 @@ const newCase = (userId: string, openedBy: string, at: number): CaseDoc => ({
  *   has already reached stays, decided with the case; any other is moved to the player's open case
  *   (opened for it if none) and admitted there in turn. The move and the settlement both write the
  *   report, so exactly one of them happens to it.
- * Answers where the moved reports went.
+ * The first round takes the pending reports as the transaction left them (`committed`); a later
+ * round reads again what is still pending. Answers where the moved reports went.
  */
-async function admit(client: MongoClient, c: Collections, ids: string[]): Promise<Map<string, Placement>> {
+async function admit(client: MongoClient, c: Collections, ids: string[], committed: PendingReport[]): Promise<Map<string, Placement>> {
   const moved = new Map<string, Placement>();
   for (let round = 1; ; round++) {
-    const pending = await c.reports.find({ _id: { $in: ids }, pending: true }, { projection: { caseId: 1, userId: 1 } }).toArray();
+    const pending = round === 1 ? committed : await c.reports.find({ _id: { $in: ids }, pending: true }, { projection: { caseId: 1, userId: 1 } }).toArray();
     if (pending.length === 0) return moved;
     if (round > MAX_RACES) throw new Error(`reports kept landing in cases decided under them (${pending.length} left pending; the job retries)`);
     const caseIds = [...new Set(pending.map((r) => r.caseId))];
     const open = new Set((await c.cases.find({ _id: { $in: caseIds }, open: true }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
     const admitted = pending.filter((r) => open.has(r.caseId)).map((r) => r._id);
     if (admitted.length > 0) await c.reports.updateMany({ _id: { $in: admitted }, pending: true }, { $unset: { pending: '' } });
+    // Every one admitted (no decision came between): nothing is left to read again.
+    if (admitted.length === pending.length) return moved;
     for (const caseId of caseIds.filter((id) => !open.has(id))) {
       const late = pending.filter((r) => r.caseId === caseId).map((r) => r._id);
       const to = await racing(() => runTransaction(client, (s) => moveOff(c, caseId, late, s)));

@@ -34,8 +34,8 @@ export async function recordUncount(c: Collections, session: ClientSession, deci
 }
 
 /** Whether a settlement of the case is still under way: a decision on it waits for it first. */
-export async function settlementPending(c: Collections, caseId: string, session?: ClientSession): Promise<boolean> {
-  return (await c.settlements.findOne({ caseId }, { projection: { _id: 1 }, ...(session && { session }) })) !== null;
+export async function settlementPending(c: Collections, caseId: string, session: ClientSession): Promise<boolean> {
+  return (await c.settlements.findOne({ caseId }, { projection: { _id: 1 }, session })) !== null;
 }
 
 /** Settles every settlement of the case still under way (a decision of it interrupted by a crash). */

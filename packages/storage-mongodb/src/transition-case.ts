@@ -37,13 +37,16 @@ const MAX_RACES = 5;
  */
 export async function transitionCase(client: MongoClient, c: Collections, t: Transition): Promise<CaseRecord | null> {
   for (let race = 1; ; race++) {
-    await settleCase(client, c, t.caseId);
     try {
       const updated = await runTransaction(client, (s) => apply(c, t, s));
       if (updated && outcomeChange(t)) await settle(client, c, t.event.decisionId);
       return updated;
     } catch (err) {
-      if (err instanceof SettlementUnderWay && race < MAX_RACES) continue;
+      // An earlier decision of the case left unsettled (its process stopped): finished first, then this one.
+      if (err instanceof SettlementUnderWay && race < MAX_RACES) {
+        await settleCase(client, c, t.caseId);
+        continue;
+      }
       if (!(err instanceof ReopenConflict)) throw err;
       const conflicted = await c.cases.findOne({ _id: t.caseId }, { projection: { userId: 1 } });
       throw new OpenCaseConflictError(conflicted?.userId ?? '');
