@@ -9,7 +9,7 @@ import {
   type ReportRecord,
   type Store,
 } from '@rm/storage';
-import { eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
+import { appealNotErased, eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
 import type { Collections } from './collections.js';
 import { toAppeal, toCase, toEvent, toReport, toUser, type ReportDoc } from './documents.js';
 import { toSanction } from './sanctions.js';
@@ -218,7 +218,7 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
         kept('appeal', appeal.id, hold);
         continue;
       }
-      if (appeal.statement !== ERASED_TEXT || (appeal.decisionReason !== null && appeal.decisionReason !== ERASED_TEXT)) {
+      if (appealNotErased(appeal)) {
         out.appeals += 1;
         if (write) {
           await c.appeals.updateOne({ _id: appeal.id }, { $set: { statement: ERASED_TEXT, decisionReason: appeal.decisionReason === null ? null : ERASED_TEXT } }, { session });

@@ -11,7 +11,7 @@ import {
   type ReportRecord,
   type Store,
 } from '@rm/storage';
-import { eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
+import { appealNotErased, eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
 import { REPORT_COLUMNS, toCase, toEvent, toReport, toUser, type CaseRow, type EventRow, type ReportRow, type UserRow } from './rows.js';
 import { toSanction, type SanctionRow } from './sanctions.js';
 import { toAppeal, type AppealRow } from './appeals.js';
@@ -265,7 +265,7 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
         kept('appeal', appeal.id, hold);
         continue;
       }
-      if (appeal.statement !== ERASED_TEXT || (appeal.decisionReason !== null && appeal.decisionReason !== ERASED_TEXT)) {
+      if (appealNotErased(appeal)) {
         out.appeals += 1;
         q.eraseAppeal.run(appeal.id);
         q.eraseAppealEvents.run(appeal.id);

@@ -6,4 +6,4 @@ export { approvalSanction } from './approval-sanction.js';
 export { effectCreatedAt } from './effect-records.js';
 export { outcomeChange } from './reporter-outcomes.js';
 export { decodeStatementCursor, encodeStatementCursor } from './statement-cursor.js';
-export { eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef, privacySubjectRef } from './privacy-scrub.js';
+export { appealNotErased, eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef, privacySubjectRef } from './privacy-scrub.js';

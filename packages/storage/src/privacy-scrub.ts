@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StatementOfReasons } from '@rm/contracts';
 import { ERASED_TEXT, type AnswerKeep, type HoldTarget, type PrivacySubject } from './ports/privacy.js';
+import type { AppealRecord } from './ports/appeals.js';
 import type { ReportRecord } from './ports/reports.js';
 import type { SanctionEvidence } from './ports/sanctions.js';
 
@@ -51,3 +52,7 @@ export function eraseStatement(statement: StatementOfReasons | null): StatementO
     facts: { ...statement.facts, reason: null, evidence: statement.facts.evidence.map((e) => ({ ...e, url: ERASED_TEXT })) },
   };
 }
+
+/** Whether an appeal still holds text erasure takes away: its statement, or its reviewer's reason. */
+export const appealNotErased = (a: Pick<AppealRecord, 'statement' | 'decisionReason'>): boolean =>
+  a.statement !== ERASED_TEXT || (a.decisionReason !== null && a.decisionReason !== ERASED_TEXT);
