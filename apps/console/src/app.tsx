@@ -8,34 +8,61 @@ import { CasePage } from './pages/case.page';
 import { PlayerPage } from './pages/player.page';
 import { QueuePage } from './pages/queue.page';
 import { ReportPage } from './pages/report.page';
-import { SignInPage } from './pages/sign-in.page';
+import { ProviderSignInPage, SignInPage } from './pages/sign-in.page';
 import { StatsPage } from './pages/stats.page';
-import { clearCredential, loadCredential } from './session/session';
+import { clearCredential, loadCredential, setCsrfToken, whenSessionEnds } from './session/session';
+
+/** How this console signs staff in (`oidc`: the studio's identity provider; `key`: an API key, for local use). */
+type SignIn = 'oidc' | 'key';
 
 export function App() {
+  const [signIn, setSignIn] = useState<SignIn | null>(null);
   const [me, setMe] = useState<Me | null>(null);
-  const [checking, setChecking] = useState(() => loadCredential() !== null);
+  const [ended, setEnded] = useState(false);
   const route = useRoute();
 
-  // A reload within the tab keeps the moderator signed in: the credential is still in sessionStorage.
+  // The gateway says how to sign in, and who its session cookie signs in; with a key, a reload
+  // within the tab keeps the moderator signed in (the credential is still in sessionStorage).
   useEffect(() => {
-    if (!checking) return;
-    void api
-      .GET('/v1/me')
-      .then(({ data }) => {
-        if (data) setMe(data);
-        else clearCredential();
+    void startUp()
+      .then(({ signIn: how, me: who }) => {
+        setSignIn(how);
+        setMe(who);
       })
-      .catch(() => undefined)
-      .finally(() => setChecking(false));
-  }, [checking]);
+      .catch(() => setSignIn('key'));
+  }, []);
 
-  if (checking) return <p className="loading">Signing in…</p>;
-  if (!me) return <SignInPage onSignedIn={setMe} />;
+  useEffect(() => {
+    whenSessionEnds(() => {
+      clearCredential();
+      setCsrfToken(null);
+      setEnded(true);
+      setMe(null);
+    });
+    return () => whenSessionEnds(null);
+  }, []);
 
-  const signOut = () => {
+  if (signIn === null) return <p className="loading">Signing in…</p>;
+  if (!me) {
+    return signIn === 'oidc' ? (
+      <ProviderSignInPage ended={ended} />
+    ) : (
+      <SignInPage
+        onSignedIn={(who) => {
+          setEnded(false);
+          setMe(who);
+        }}
+      />
+    );
+  }
+
+  const signOut = async () => {
     clearCredential();
-    setMe(null);
+    if (signIn === 'key') return setMe(null);
+    const { data } = await api.POST('/auth/sign-out');
+    setCsrfToken(null);
+    // Signed out here; the provider's own page ends its session too, then sends the browser back.
+    window.location.assign(data?.redirect ?? '/console/');
   };
   return (
     <div className="shell">
@@ -60,7 +87,7 @@ export function App() {
           ) : (
             <span className="warn">This key is not bound to a moderator: you can look, not act</span>
           )}
-          <button type="button" onClick={signOut}>
+          <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>
@@ -89,4 +116,16 @@ function PlayerSearch() {
       <button type="submit">Find player</button>
     </form>
   );
+}
+
+/** How to sign in here and, when already signed in (a session cookie, or a key in this tab), who. */
+async function startUp(): Promise<{ signIn: SignIn; me: Me | null }> {
+  const { data: session } = await api.GET('/auth/session');
+  const signIn: SignIn = session?.signIn ?? 'key';
+  if (signIn === 'oidc') setCsrfToken(session?.session?.csrfToken ?? null);
+  const signedIn = signIn === 'oidc' ? session?.session != null : loadCredential() !== null;
+  if (!signedIn) return { signIn, me: null };
+  const { data: me } = await api.GET('/v1/me');
+  if (!me && signIn === 'key') clearCredential();
+  return { signIn, me: me ?? null };
 }

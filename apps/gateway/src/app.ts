@@ -26,6 +26,7 @@ import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js
 import { reportersRoutes } from './routes/reporters.routes.js';
 import { appealsRoutes } from './routes/appeals.routes.js';
 import { privacyRoutes } from './routes/privacy.routes.js';
+import { staffRoutes } from './staff/staff.routes.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -69,10 +70,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const keyCache = new ApiKeyCache(deps.store, deps.config.KEY_CACHE_TTL_MS);
   if (deps.config.CONSOLE) await installConsole(app, deps.logger);
   if (deps.config.QUEUE_DASHBOARD) await installQueueDashboard(app, [deps.intakeQueue, deps.decisionsQueue, ...deps.dashboardQueues], keyCache);
+  const staff = deps.staff ?? null;
+  await app.register(staffRoutes({ staff: staff?.signIn ?? null, limits: staff?.limits ?? null, logger: deps.logger }), { prefix: '/auth' });
   await app.register(evidenceUploadRoute(deps), { prefix: '/v1' });
   await app.register(
     async (v1) => {
-      installAuth(v1, keyCache, deps.guard);
+      installAuth(v1, keyCache, deps.guard, staff?.signIn ?? null);
       await v1.register(reportsRoutes(deps));
       await v1.register(decisionsRoutes(deps));
       await v1.register(statsRoutes(deps));

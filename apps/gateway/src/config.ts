@@ -4,6 +4,7 @@ import { chatConfigShape, directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env } from '@rm/runtime';
 import { evidenceConfigShape } from '@rm/evidence';
+import { staffSignInConfigShape } from './staff/staff-config.js';
 
 /** An address or CIDR range, or one of proxy-addr's names for a range. */
 const proxyEntry = (entry: string) => {
@@ -45,6 +46,8 @@ export const gatewayConfig = commonConfig.extend({
   ...triageConfigShape,
   /** Serve the moderator console (apps/console's build) at /console. On by default. */
   CONSOLE: env.bool(true),
+  /** Staff sign in to the console through the studio's OpenID provider (docs/console.md#signing-in). */
+  ...staffSignInConfigShape,
   /** Kept evidence: the blob store, upload limits and tokens (docs/evidence.md). */
   ...evidenceConfigShape,
   /** Upload PUTs this gateway receives at once (each streams to the blob store); more answer 429. */

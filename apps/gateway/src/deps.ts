@@ -11,6 +11,8 @@ import type { EvidenceDeps } from './use-cases/evidence-uploads.js';
 import type { HashLock } from '@rm/evidence';
 import type { ChatPlatform } from '@rm/platforms';
 import type { FinishedJobsQueue } from '@rm/privacy';
+import type { SessionLimits } from './staff/sessions.js';
+import type { StaffSignIn } from './staff/staff-sign-in.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -41,5 +43,7 @@ export interface GatewayDeps {
    * What an erasure reaches beyond the store (docs/privacy.md): the chat platform's case messages,
    * the evidence workers' hash locks, finished queue jobs. Absent (tests): the store and Redis only.
    */
+  /** Staff sign-in through the studio's identity provider (docs/console.md); absent: API keys only. */
+  staff?: { signIn: StaffSignIn; limits: SessionLimits };
   privacy?: { chat: { platform: Pick<ChatPlatform, 'edit'>; hideUsername: boolean }; lock: HashLock; queues: FinishedJobsQueue[]; prefix: string };
 }

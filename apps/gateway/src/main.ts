@@ -10,6 +10,7 @@ import { openBlobStore, redisHashLock, tokenSecret, UploadReceipts, uploadTokens
 import { createIntake } from './intake/create-intake.js';
 import { DecisionBatches } from './use-cases/decision-batches.js';
 import { UploadGate } from './use-cases/upload-gate.js';
+import { openStaffSignIn } from './staff/open-staff-sign-in.js';
 
 let logger: Logger | undefined;
 
@@ -88,6 +89,7 @@ runMain('gateway', async () => {
     sanctionsQueue: watchedQueues[3]!,
     dashboardQueues: watchedQueues,
     metrics,
+    staff: openStaffSignIn(config, { redis, store, logger }),
     // An erasure's reach beyond the store (docs/privacy.md): case messages, hash locks, finished jobs.
     privacy: {
       chat: { platform: createChatPlatform(config, store), hideUsername: config.HIDE_USERNAME },

@@ -14,6 +14,7 @@ export * from './sanctions.js';
 export * from './sanction-jobs.js';
 export * from './cases.js';
 export * from './me.js';
+export * from './staff-session.js';
 export * from './players.js';
 export * from './evidence.js';
 export * from './reporter-outcomes.js';

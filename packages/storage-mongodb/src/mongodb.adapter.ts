@@ -107,6 +107,9 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     async addModerator(m) {
       await insertOrDuplicate('moderator', m.id, () => c.moderators.insertOne(toModeratorDoc(m)));
     },
+    async saveModerator(m) {
+      await c.moderators.updateOne({ _id: m.id }, { $set: { username: m.username }, $setOnInsert: { createdAt: m.createdAt } }, { upsert: true });
+    },
     async getModerator(id) {
       const doc = await c.moderators.findOne({ _id: id });
       return doc ? toModerator(doc) : null;

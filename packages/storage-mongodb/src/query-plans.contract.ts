@@ -415,6 +415,7 @@ const HOT_PATHS: Entry[] = [
       await s.getUser('qp-user');
       await s.addModerator({ id: 'qp-mod', username: 'mod', createdAt: 1 });
       await s.getModerator('qp-mod');
+      await s.saveModerator({ id: 'qp-mod', username: 'renamed', createdAt: 2 });
       await s.listModerators();
     },
   },

@@ -58,6 +58,7 @@ const REFUSED: { [M in keyof Store]?: Key } = {
   createApiKey: field('key'),
   addUser: field('id'),
   addModerator: field('id'),
+  saveModerator: field('id'),
   setCaseMessage: field('caseId'),
   recordDelivery: field('key'),
   setCaseTriage: field('caseId'),

@@ -149,6 +149,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
     insertUser: db.prepare(`INSERT INTO users (id, name, display_name, avatar) VALUES (@id, @name, @displayName, @avatar)`),
     getUser: db.prepare<[string], UserRow>(`SELECT * FROM users WHERE id = ?`),
     insertModerator: db.prepare(`INSERT INTO moderators (id, username, created_at) VALUES (@id, @username, @createdAt)`),
+    saveModerator: db.prepare(`INSERT INTO moderators (id, username, created_at) VALUES (@id, @username, @createdAt) ON CONFLICT (id) DO UPDATE SET username = excluded.username`),
     getModerator: db.prepare<[string], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators WHERE id = ?`),
     listModerators: db.prepare<[], ModeratorRecord>(`SELECT id, username, created_at AS createdAt FROM moderators ORDER BY id`),
     reportCase: db.prepare<[string], { case_id: string }>(`SELECT case_id FROM reports WHERE id = ?`),
@@ -336,6 +337,9 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
     },
     async addModerator(m) {
       insertOrDuplicate('moderator', m.id, () => q.insertModerator.run(m));
+    },
+    async saveModerator(m) {
+      q.saveModerator.run(m);
     },
     async getModerator(id) {
       return q.getModerator.get(id) ?? null;

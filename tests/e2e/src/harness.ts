@@ -120,9 +120,10 @@ export class System {
   }
 
   /** `env` goes to every process and the CLI; `appEnv` adds to it for one app (e.g. its METRICS_PORT). */
-  static async start(options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>> } = {}): Promise<System> {
+  /** `port`: the gateway's, when a test must know it before the system starts (an identity provider's redirect). */
+  static async start(options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>>; port?: number } = {}): Promise<System> {
     const dataDir = mkdtempSync(join(tmpdir(), 'rm-e2e-'));
-    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, await freePort(), options.env ?? {}, options.appEnv);
+    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, options.port ?? (await freePort()), options.env ?? {}, options.appEnv);
     return system.startAll(options.apps);
   }
 
@@ -144,11 +145,12 @@ export class System {
 
   /**
    * A second copy of every process (or of `apps`) sharing this system's Redis, queues and store,
-   * with its own gateway port: several gateways and workers at once, as when scaled out.
+   * with its own gateway port: several gateways and workers at once, as when scaled out. `env`
+   * changes some of their settings.
    */
-  async alongside(options: { apps?: AppName[] } = {}): Promise<System> {
+  async alongside(options: { apps?: AppName[]; env?: Record<string, string> } = {}): Promise<System> {
     const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.env)) if (v !== undefined && k !== 'PORT') extra[k] = v;
+    for (const [k, v] of Object.entries({ ...this.env, ...options.env })) if (v !== undefined && k !== 'PORT') extra[k] = v;
     const twin = new System(this.dataDir, this.prefix, await freePort(), extra, this.appEnv, false);
     return twin.startAll(options.apps);
   }

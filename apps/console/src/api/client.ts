@@ -1,21 +1,25 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import { loadCredential } from '../session/session';
+import { authHeaders, sessionEnded } from '../session/session';
 import type { paths } from './schema.gen';
 
 /**
  * The console's only way to the server: a client typed by the gateway's OpenAPI document
- * (generated at build time), on the same origin, with the signed-in key on every call.
+ * (generated at build time), on the same origin, with the signed-in key, or the session cookie and
+ * its CSRF token, on every call. A 401 means the sign-in ended: the console shows sign-in again.
  */
-const withKey: Middleware = {
+const signedIn: Middleware = {
   onRequest({ request }) {
-    const credential = loadCredential();
-    if (credential) request.headers.set('authorization', `${credential.key}:${credential.secret}`);
+    for (const [name, value] of Object.entries(authHeaders(request.method))) request.headers.set(name, value);
     return request;
+  },
+  onResponse({ request, response }) {
+    if (response.status === 401 && !new URL(request.url).pathname.startsWith('/auth/')) sessionEnded();
+    return response;
   },
 };
 
 export const api = createClient<paths>({ baseUrl: window.location.origin });
-api.use(withKey);
+api.use(signedIn);
 
 /** The error shape every endpoint answers with (spec section 7). */
 export interface ApiError {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { loadCredential } from '../session/session';
+import { authHeaders } from '../session/session';
 
 export interface EvidenceItem {
   index: number;
@@ -16,8 +16,8 @@ export interface EvidenceItem {
 type Shown = { kind: 'media'; url: string } | { kind: 'text'; text: string } | { kind: 'error'; message: string };
 
 /**
- * Our kept copy of an evidence item, fetched from our own origin with the moderator's key (an
- * <img> cannot send it), then shown from a blob: images, audio and video inline, text as text.
+ * Our kept copy of an evidence item, fetched from our own origin with the moderator's key or session (an
+ * <img> cannot send a key), then shown from a blob: images, audio and video inline, text as text.
  * The player-supplied URL is never loaded.
  */
 function KeptCopy({ item }: { item: EvidenceItem }) {
@@ -26,8 +26,7 @@ function KeptCopy({ item }: { item: EvidenceItem }) {
     if (!item.copyUrl) return undefined;
     let objectUrl: string | undefined;
     let cancelled = false;
-    const credential = loadCredential();
-    fetch(item.copyUrl, { headers: credential ? { authorization: `${credential.key}:${credential.secret}` } : {} })
+    fetch(item.copyUrl, { headers: authHeaders('GET') })
       .then(async (res) => {
         if (!res.ok) throw new Error(`the server answered ${res.status}`);
         const blob = await res.blob();

@@ -5,7 +5,26 @@ import { clearCredential, saveCredential } from '../session/session';
 import { ErrorLine } from '../components/status';
 
 /**
- * The moderator types their key and secret once; they are kept in this tab's sessionStorage only.
+ * Sign-in through the studio's identity provider: a link to the gateway, which sends the browser
+ * there and back, then home to the page it left.
+ */
+export function ProviderSignInPage({ ended }: { ended: boolean }) {
+  const back = `${window.location.pathname}${window.location.hash}`;
+  return (
+    <main className="sign-in">
+      <h1>Moderator console</h1>
+      {ended && <p role="status">Your sign-in ended. Sign in again to go on.</p>}
+      <p>
+        <a className="button" href={`/auth/sign-in?return=${encodeURIComponent(back)}`}>
+          Sign in with your organisation's account
+        </a>
+      </p>
+    </main>
+  );
+}
+
+/**
+ * For local use, when no identity provider is set up: the moderator types their key and secret once; they are kept in this tab's sessionStorage only.
  * GET /v1/me proves them and names the moderator the key is bound to.
  */
 export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {

@@ -7,6 +7,7 @@ import { rateLimited } from '../errors/refusals.js';
 import { orUnavailable } from '../errors/unavailable.js';
 import { keyHasPermission } from '../use-cases/key-permissions.js';
 import { ApiKeyCache } from './api-key-cache.js';
+import type { StaffSignIn } from '../staff/staff-sign-in.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,21 +53,24 @@ async function verify(cache: ApiKeyCache, header: string | undefined): Promise<A
 /**
  * Authenticates every request of the routes registered after it, then checks permission and rate.
  * Each route gets a hook of its own with its permission bound, and a known key with no rate limit
- * is admitted without a promise: this runs before every API request.
+ * is admitted without a promise: this runs before every API request. A request without an
+ * Authorization header may come from a signed-in person instead (`staff`: their session cookie).
  */
-export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: ReportGuard): void {
+export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: ReportGuard, staff: StaffSignIn | null): void {
   app.decorateRequest('apiKey', null as unknown as ApiKeyRecord);
   app.addHook('onRoute', (route) => {
-    const hook = authHook(cache, guard, route.config?.permission, route.config?.ratedByUseCase ?? false, route.config?.adminOnly ? `${route.method} ${route.url}` : undefined);
+    const hook = authHook(cache, guard, staff, route.config?.permission, route.config?.ratedByUseCase ?? false, route.config?.adminOnly ? `${route.method} ${route.url}` : undefined);
     route.onRequest = [hook, ...[route.onRequest ?? []].flat()];
   });
 }
 
 /** `adminRoute`: the route's name when only admin keys may call it. */
-function authHook(cache: ApiKeyCache, guard: ReportGuard, permission: Permission | undefined, ratedByUseCase: boolean, adminRoute: string | undefined): onRequestHookHandler {
+function authHook(cache: ApiKeyCache, guard: ReportGuard, staff: StaffSignIn | null, permission: Permission | undefined, ratedByUseCase: boolean, adminRoute: string | undefined): onRequestHookHandler {
   /** Admits the key, or throws; a promise only when the rate limit needs Redis. */
   const admit = (request: FastifyRequest, key: ApiKeyRecord): Promise<void> | undefined => {
-    if (permission && !keyHasPermission(key, permission)) throw new AppError('FORBIDDEN', `This API key lacks the ${permission} permission`);
+    if (permission && !keyHasPermission(key, permission)) {
+      throw new AppError('FORBIDDEN', `${key.key.startsWith('staff:') ? 'Your roles lack' : 'This API key lacks'} the ${permission} permission`);
+    }
     if (adminRoute && !key.admin) throw new AppError('FORBIDDEN', `${adminRoute} needs an admin API key`);
     request.apiKey = key;
     const limit = key.rateLimit ?? 0;
@@ -79,7 +83,11 @@ function authHook(cache: ApiKeyCache, guard: ReportGuard, permission: Permission
     try {
       const header = request.headers.authorization;
       const known = cache.known(header);
-      const pending = known ? admit(request, known) : verify(cache, header).then((key) => admit(request, key));
+      const pending = known
+        ? admit(request, known)
+        : header === undefined && staff
+          ? orUnavailable('Redis', () => staff.principal(request)).then((person) => admit(request, person))
+          : verify(cache, header).then((key) => admit(request, key));
       if (pending) pending.then(() => done(), done);
       else done();
     } catch (err) {

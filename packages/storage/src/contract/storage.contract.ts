@@ -228,6 +228,13 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.listModerators()).toEqual([moderator('m1'), moderator('m2'), moderator('m3')]);
       });
 
+      it('saves a moderator: added when new, renamed when known, created time kept', async () => {
+        await store.saveModerator({ id: 'm1', username: 'first', createdAt: 1_000 });
+        expect(await store.getModerator('m1')).toEqual({ id: 'm1', username: 'first', createdAt: 1_000 });
+        await store.saveModerator({ id: 'm1', username: 'renamed', createdAt: 2_000 });
+        expect(await store.listModerators()).toEqual([{ id: 'm1', username: 'renamed', createdAt: 1_000 }]);
+      });
+
       it('rejects a duplicate moderator with DuplicateError', async () => {
         await store.addModerator(moderator('m1', 1_000));
         await expect(store.addModerator(moderator('m1', 2_000))).rejects.toBeInstanceOf(DuplicateError);

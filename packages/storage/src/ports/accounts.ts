@@ -40,6 +40,11 @@ export interface AccountStore {
   addUser(user: UserRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | null>;
   addModerator(moderator: ModeratorRecord): Promise<void>;
+  /**
+   * Adds the moderator, or renames them when they exist (their `createdAt` stays): a person who
+   * signs in through the identity provider is recorded on their first sign-in, and their name kept current.
+   */
+  saveModerator(moderator: ModeratorRecord): Promise<void>;
   getModerator(id: string): Promise<ModeratorRecord | null>;
   listModerators(): Promise<ModeratorRecord[]>;
 }
