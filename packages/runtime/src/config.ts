@@ -110,6 +110,8 @@ export const commonConfig = z.object({
   REDIS_SENTINELS: hostPorts().optional(),
   // The primary's name in the Sentinels' configuration (`sentinel monitor <name> ...`).
   REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ and - only').default('mymaster'),
+  // The Sentinels' own password (their `requirepass`), when they ask for one; the servers' comes from REDIS_URL.
+  REDIS_SENTINEL_PASSWORD: env.optionalString(),
   // Starts every Redis key; hash tags are added where keys must share a cluster slot, so no braces here.
   KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (no braces: hash tags are added where needed)').default('rm'),
   DATA_DIR: env.string('./data'),

@@ -15,6 +15,7 @@ export interface RedisTarget {
   REDIS_CLUSTER_NODES?: ClusterNode[] | undefined;
   REDIS_SENTINELS?: { host: string; port: number }[] | undefined;
   REDIS_SENTINEL_NAME?: string | undefined;
+  REDIS_SENTINEL_PASSWORD?: string | undefined;
 }
 
 export interface RedisConnectionOptions {
@@ -78,7 +79,8 @@ export function createRedis(target: RedisTarget, options: RedisConnectionOptions
 
 /**
  * A standalone client: of REDIS_URL; or, with REDIS_SENTINELS, of whichever server the Sentinels
- * name primary of REDIS_SENTINEL_NAME (with REDIS_URL's user, password and TLS). In Sentinel mode
+ * name primary of REDIS_SENTINEL_NAME (with REDIS_URL's user, password and TLS; the Sentinels
+ * with REDIS_SENTINEL_PASSWORD, when they ask for one). In Sentinel mode
  * ioredis asks them again on every reconnect. A failover closes the clients of the old primary
  * (it died, or the Sentinels demote it and CLIENT KILL its clients), so they reconnect and ask; a
  * write that still meets a demoted primary (READONLY) reconnects too.
@@ -95,6 +97,7 @@ function standalone(target: RedisTarget, options: RedisOptions): Standalone {
     name: target.REDIS_SENTINEL_NAME ?? 'mymaster',
     reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
     ...credentialsOf(target.REDIS_URL),
+    ...(target.REDIS_SENTINEL_PASSWORD !== undefined && { sentinelPassword: target.REDIS_SENTINEL_PASSWORD }),
     ...(new URL(target.REDIS_URL).protocol === 'rediss:' && { enableTLSForSentinelMode: true }),
     ...options,
   });

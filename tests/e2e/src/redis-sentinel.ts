@@ -35,6 +35,15 @@ export class SentinelRedis {
   ) {}
 
   /** REDIS_SENTINELS for the processes. */
+  /** The servers' password (in REDIS_URL) and the Sentinels' own (REDIS_SENTINEL_PASSWORD): both ask, as in production. */
+  readonly password = 'server-secret';
+  readonly sentinelPassword = 'sentinel-secret';
+
+  /** REDIS_URL for the processes: the servers' credentials (the address is the Sentinels' to say). */
+  get redisUrl(): string {
+    return `redis://:${this.password}@127.0.0.1:${this.serverPorts[0]}`;
+  }
+
   get sentinelsEnv(): string {
     return this.sentinelPorts.map((p) => `127.0.0.1:${p}`).join(',');
   }
@@ -71,6 +80,7 @@ export class SentinelRedis {
     const dir = join(this.dir, String(port));
     mkdirSync(dir, { recursive: true });
     const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
+    args.push('--requirepass', this.password, '--masterauth', this.password);
     if (primary !== undefined) args.push('--replicaof', '127.0.0.1', String(primary));
     this.servers.set(port, killOnExit(spawn('redis-server', args, { stdio: 'ignore' })));
   }
@@ -88,6 +98,9 @@ export class SentinelRedis {
         `sentinel down-after-milliseconds ${this.name} 1000`,
         `sentinel failover-timeout ${this.name} 10000`,
         `sentinel parallel-syncs ${this.name} 1`,
+        `sentinel auth-pass ${this.name} ${this.password}`,
+        `requirepass ${this.sentinelPassword}`,
+        `sentinel sentinel-pass ${this.sentinelPassword}`,
         '',
       ].join('\n'),
     );
@@ -133,7 +146,8 @@ export class SentinelRedis {
 
   /** Runs redis-cli against one server or Sentinel and returns its output. */
   async cli(port: number, ...args: string[]): Promise<string> {
-    return (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+    const password = this.sentinelPorts.includes(port) ? this.sentinelPassword : this.password;
+    return (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), '-a', password, '--no-auth-warning', ...args], { timeout: 10_000 })).stdout;
   }
 
   private async until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {

@@ -9,7 +9,7 @@ import { MixedLoad } from './mixed-load.js';
 import { expectWorkersDrain } from './worked-queues.js';
 
 // Issue 51, scenario 2: a Sentinel-managed Redis (one primary, one replica, three Sentinels, from
-// Debian's redis-server and redis-sentinel on loopback ports). The primary is SIGKILLed under
+// Debian's redis-server and redis-sentinel on loopback ports; servers and Sentinels each with a password). The primary is SIGKILLed under
 // submit load; every process follows the primary the Sentinels promote, without a restart.
 // Replication is asynchronous, so a report acknowledged just before the kill may not have reached
 // the replica: the test counts those lost without REDIS_MIN_REPLICAS_ACK (and reports it), and
@@ -31,9 +31,10 @@ async function failoverUnderLoad(minReplicasAck: number) {
   const primary = await redis.primaryPort();
   const sys = await System.start({
     env: {
-      // Credentials and TLS would come from REDIS_URL; the address comes from the Sentinels.
-      REDIS_URL: `redis://127.0.0.1:${primary}`,
+      // The servers' password (and TLS) come from REDIS_URL, the address from the Sentinels, which ask for their own password.
+      REDIS_URL: redis.redisUrl,
       REDIS_SENTINELS: redis.sentinelsEnv,
+      REDIS_SENTINEL_PASSWORD: redis.sentinelPassword,
       REDIS_SENTINEL_NAME: redis.name,
       REDIS_MIN_REPLICAS_ACK: String(minReplicasAck),
       REDIS_REPLICA_ACK_TIMEOUT_MS: '1000',
