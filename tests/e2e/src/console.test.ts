@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations, seriousViolations } from './axe.js';
 import { isErrorShape, ROOT, report, System, type Key } from './harness.js';
 import { categorized, TEST_POLICY, writePolicy } from './triage-policy.js';
 
@@ -68,7 +69,9 @@ async function signedIn(key: Key, on: System = sys): Promise<{ context: BrowserC
  */
 const DOCS_SHOTS: Record<string, string> = { queue: 'console-queue.png', case: 'console-case.png', player: 'console-player.png', appeal: 'console-appeal.png' };
 const DOCS_IMAGES = join(ROOT, 'docs', 'images');
+/** Every page shot is also checked with axe: no serious or critical WCAG 2.2 AA violation (issue 52). */
 const shot = async (page: Page, name: string) => {
+  await expectNoSeriousViolations(page, `the console's ${name} page`);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   const docs = DOCS_SHOTS[name];
   if (docs && process.env['UPDATE_DOCS_SCREENSHOTS'] === '1') await page.screenshot({ path: join(DOCS_IMAGES, docs), fullPage: true });
@@ -262,7 +265,78 @@ describe('the console in a real headless browser', () => {
     await shot(alicePage, 'stats');
     expect(dialogs).toEqual([]);
   });
+
+  it('reaches every action of a case by keyboard alone, each with a visible focus', async () => {
+    const keyboardPlayer = '9813';
+    await sys.addUser(keyboardPlayer, 'keyboarder', 'Key Boarder');
+    expect((await sys.post('/v1/reports/new', admin.auth, report(keyboardPlayer, 'console-keys'))).status).toBe(200);
+    await alicePage.getByRole('link', { name: 'Queue', exact: true }).click();
+    await alicePage.getByRole('link', { name: 'Key Boarder', exact: true }).waitFor({ timeout: 15_000 });
+    // From the queue to the case with Tab and Enter only.
+    expect(await tabTo(alicePage, 'Key Boarder')).toBe(true);
+    await alicePage.keyboard.press('Enter');
+    await alicePage.getByRole('heading', { name: `Case of player ${keyboardPlayer}` }).waitFor();
+    expect(await tabTo(alicePage, 'Claim')).toBe(true);
+    await alicePage.keyboard.press('Enter');
+    await expect.poll(() => alicePage.getByRole('status').textContent()).toBe('Report claimed by alice');
+    const stops = await tabStops(alicePage);
+    for (const action of ['Queue', 'Appeals', 'Stats', 'Find player', 'Sign out', 'Unclaim', 'Approve', 'Dismiss']) {
+      expect(stops.map((s) => s.name), action).toContain(action);
+    }
+    expect(stops.filter((s) => !s.focusVisible)).toEqual([]);
+  });
+
+  it('axe finds a violation when there is one (the check can fail)', async () => {
+    await alicePage.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<img src="/console/favicon.svg"><button></button>'));
+    expect((await seriousViolations(alicePage)).map((v) => v.id)).toEqual(expect.arrayContaining(['image-alt', 'button-name']));
+    await alicePage.reload();
+  });
 });
+
+/** Puts the keyboard at the top of the page, as when it has just loaded: the next Tab goes to its first control. */
+async function focusTop(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const start = document.createElement('span');
+    start.tabIndex = -1;
+    document.body.prepend(start);
+    start.focus();
+    start.addEventListener('blur', () => start.remove(), { once: true });
+  });
+}
+
+/** What Tab focuses in turn from the top of the page, once round: each stop's name and whether its focus shows. */
+async function tabStops(page: Page, max = 80): Promise<{ name: string; focusVisible: boolean }[]> {
+  await focusTop(page);
+  const stops: { name: string; focusVisible: boolean }[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+      return { name: (el.getAttribute('aria-label') ?? label ?? el.textContent ?? '').trim(), focusVisible: outline || style.boxShadow !== 'none', key: el.outerHTML.slice(0, 200) };
+    });
+    if (!stop || stops.some((s) => (s as { key?: string }).key === stop.key)) break;
+    stops.push(stop);
+  }
+  return stops.map(({ name, focusVisible }) => ({ name, focusVisible }));
+}
+
+/** Tabs until the focused element is named `name` (true), or a round ends without it. */
+async function tabTo(page: Page, name: string): Promise<boolean> {
+  await focusTop(page);
+  const seen = new Set<string>();
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const [focused, key] = await page.evaluate(() => [(document.activeElement?.textContent ?? '').trim(), document.activeElement?.outerHTML.slice(0, 200) ?? '']);
+    if (focused === name) return true;
+    if (seen.has(key!)) return false;
+    seen.add(key!);
+  }
+  return false;
+}
 
 describe('the queue finds SLA breaches (issue 32)', () => {
   // Its own system: `other` has a 2 s SLA, `cheating` 4 h.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations } from './axe.js';
 import { freePort, report, System, type Key } from './harness.js';
 import { TestIdentityProvider } from './identity-provider.js';
 
@@ -110,6 +111,7 @@ describe('a moderator signed in through the identity provider', () => {
     await page.goto(`${sys.baseUrl}/console/`);
     await page.getByRole('link', { name: "Sign in with your organisation's account" }).waitFor();
     expect(await page.getByLabel('API key').count()).toBe(0);
+    await expectNoSeriousViolations(page, 'the sign-in page');
   });
 
   it('signs in, and the browser holds only an HttpOnly, SameSite session cookie: no token or key in storage', async () => {
@@ -190,6 +192,7 @@ describe('who may not sign in', () => {
     await signInAt(page, 'mallory');
     await page.getByRole('heading', { name: 'No access to the moderator console' }).waitFor();
     await page.getByText('You signed in as Mallory Marketing, but none of your groups').waitFor();
+    await expectNoSeriousViolations(page, 'the no-access page');
     expect(await sessionCookie(context)).toBeUndefined();
   });
 
@@ -216,6 +219,7 @@ describe('who may not sign in', () => {
       const { context, page } = await tamperedSignIn(tamper);
       await page.getByRole('heading', { name: 'Sign-in could not be completed' }).waitFor();
       expect(await sessionCookie(context)).toBeUndefined();
+      await expectNoSeriousViolations(page, 'the sign-in-refused page');
     });
   }
 

@@ -11,13 +11,17 @@ export interface Shortcut {
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
-/** Single-key shortcuts for the page's main actions; ignored while typing in a field. */
+/** Enter or Space on a focused link or button is that element's own: a shortcut must not take it. */
+const activatesFocused = (event: KeyboardEvent) =>
+  (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLElement && event.target.closest('a[href], button, summary, [role="button"]') !== null;
+
+/** Single-key shortcuts for the page's main actions; ignored while typing in a field, or activating a focused control. */
 export function useShortcuts(shortcuts: Shortcut[]): void {
   const ref = useRef(shortcuts);
   ref.current = shortcuts;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || activatesFocused(event)) return;
       const hit = ref.current.find((s) => s.key === event.key && s.enabled !== false);
       if (!hit) return;
       event.preventDefault();
