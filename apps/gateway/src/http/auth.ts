@@ -53,8 +53,8 @@ async function verify(cache: ApiKeyCache, header: string | undefined): Promise<A
 /**
  * Authenticates every request of the routes registered after it, then checks permission and rate.
  * Each route gets a hook of its own with its permission bound, and a known key with no rate limit
- * is admitted without a promise: this runs before every API request. A request without an
- * Authorization header may come from a signed-in person instead (`staff`: their session cookie).
+ * is admitted without a promise: this runs before every API request. A request with no
+ * Authorization header but a staff session cookie acts as that signed-in person (`staff`).
  */
 export function installAuth(app: FastifyInstance, cache: ApiKeyCache, guard: ReportGuard, staff: StaffSignIn | null): void {
   app.decorateRequest('apiKey', null as unknown as ApiKeyRecord);
@@ -85,7 +85,7 @@ function authHook(cache: ApiKeyCache, guard: ReportGuard, staff: StaffSignIn | n
       const known = cache.known(header);
       const pending = known
         ? admit(request, known)
-        : header === undefined && staff
+        : header === undefined && staff?.carriesSession(request)
           ? orUnavailable('Redis', () => staff.principal(request)).then((person) => admit(request, person))
           : verify(cache, header).then((key) => admit(request, key));
       if (pending) pending.then(() => done(), done);

@@ -108,6 +108,11 @@ export class StaffSignIn {
     return { sessionId: await this.sessions.create(session), returnTo: pending.returnTo };
   }
 
+  /** Whether the request carries a session cookie at all (a machine's request never does). */
+  carriesSession(request: FastifyRequest): boolean {
+    return cookieOf(request, SESSION_COOKIE) !== undefined;
+  }
+
   /** The session the request's cookie names, if any (re-checked with the provider when due). */
   async sessionOf(request: FastifyRequest): Promise<{ id: string; session: StaffSession } | null> {
     const id = cookieOf(request, SESSION_COOKIE);
