@@ -26,6 +26,8 @@ import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js
 import { reportersRoutes } from './routes/reporters.routes.js';
 import { appealsRoutes } from './routes/appeals.routes.js';
 import { privacyRoutes } from './routes/privacy.routes.js';
+import { appealPageRoutes } from './routes/appeal-page.routes.js';
+import { APPEAL_PAGE_PATH } from './use-cases/appeal-link.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -70,6 +72,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   if (deps.config.CONSOLE) await installConsole(app, deps.logger);
   if (deps.config.QUEUE_DASHBOARD) await installQueueDashboard(app, [deps.intakeQueue, deps.decisionsQueue, ...deps.dashboardQueues], keyCache);
   await app.register(evidenceUploadRoute(deps), { prefix: '/v1' });
+  await app.register(appealPageRoutes({ ...deps, page: deps.appealPage }), { prefix: APPEAL_PAGE_PATH });
   await app.register(
     async (v1) => {
       installAuth(v1, keyCache, deps.guard);
