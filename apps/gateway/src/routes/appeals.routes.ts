@@ -55,7 +55,7 @@ export function appealsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { permission: 'appeals.submit' },
         schema: {
-          ...doc('getAppealLink', "The link to a player's own appeal page for one of their sanctions: a URL with a signed token that expires (APPEAL_LINK_TTL)"),
+          ...doc('createAppealLink', "The link to a player's own appeal page for one of their sanctions: a URL with a signed token that expires (APPEAL_LINK_TTL)"),
           params: SanctionIdParams,
           body: AppealLinkBody,
           response: { 200: AppealLinkResponse, ...errorResponses(true) },
