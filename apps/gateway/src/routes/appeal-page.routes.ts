@@ -24,7 +24,7 @@ type Deps = Pick<GatewayDeps, 'config' | 'logger' | 'guard' | 'sanctionsQueue'> 
 
 /** A form body: its fields by name, the first of a repeated one. */
 function formFields(body: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+  const fields = Object.create(null) as Record<string, string>;
   for (const [name, value] of new URLSearchParams(body)) if (!Object.hasOwn(fields, name)) fields[name] = value;
   return fields;
 }
