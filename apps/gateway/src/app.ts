@@ -27,6 +27,8 @@ import { reportersRoutes } from './routes/reporters.routes.js';
 import { appealsRoutes } from './routes/appeals.routes.js';
 import { privacyRoutes } from './routes/privacy.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
+import { appealPageRoutes } from './routes/appeal-page.routes.js';
+import { APPEAL_PAGE_PATH } from './use-cases/appeal-link.js';
 
 /** Builds the HTTP API without listening: main.ts listens, tests may too. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -73,6 +75,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const staff = deps.staff ?? null;
   await app.register(staffRoutes({ staff: staff?.signIn ?? null, limits: staff?.limits ?? null, logger: deps.logger }), { prefix: '/auth' });
   await app.register(evidenceUploadRoute(deps), { prefix: '/v1' });
+  await app.register(appealPageRoutes({ ...deps, page: deps.appealPage }), { prefix: APPEAL_PAGE_PATH });
   await app.register(
     async (v1) => {
       installAuth(v1, keyCache, deps.guard, staff?.signIn ?? null);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { chatConfigShape, directoryConfigShape } from '@rm/platforms';
 import { triageConfigShape } from '@rm/triage';
 import { commonConfig, env } from '@rm/runtime';
+import { parseIsoDuration } from '@rm/contracts';
 import { evidenceConfigShape } from '@rm/evidence';
 import { staffSignInConfigShape } from './staff/staff-config.js';
 
@@ -63,6 +64,28 @@ export const gatewayConfig = commonConfig.extend({
     .refine((v) => !/[?#]/.test(v), 'must have no query or fragment')
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * Signs the links to players' appeal pages (POST /v1/sanctions/{sanctionId}/appeal-link), the same
+   * on every gateway. Unset: no links are made (that endpoint answers 500 saying so) and /appeal
+   * pages say appeals are not available there. Never a default: a known key would let anyone forge links.
+   */
+  APPEAL_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+  /** How long an appeal link works, as an ISO 8601 duration (P30D, PT12H), like the policy's durations. */
+  APPEAL_LINK_TTL: z
+    .string()
+    .default('P30D')
+    .transform((text, ctx) => {
+      const ms = parseIsoDuration(text);
+      if (ms === null || ms <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'must be a positive ISO 8601 duration such as P30D or PT12H (weeks, days, hours, minutes, seconds)' });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+  /** Appeal form posts one link (counted by its sanction) may make per minute; more answer 429. */
+  APPEAL_PAGE_SUBMITS_PER_MINUTE: env.positiveInt(5),
+  /** Appeal page requests (views and posts) one client address may make per minute; more answer 429. */
+  APPEAL_PAGE_REQUESTS_PER_MINUTE: env.positiveInt(60),
   /**
    * Proxies whose X-Forwarded-For, -Host and -Proto are believed (addresses or CIDR ranges,
    * comma-separated, or loopback / linklocal / uniquelocal). Unset: none, and a client's own

@@ -13,6 +13,7 @@ import type { ChatPlatform } from '@rm/platforms';
 import type { FinishedJobsQueue } from '@rm/privacy';
 import type { SessionLimits } from './staff/sessions.js';
 import type { StaffSignIn } from './staff/staff-sign-in.js';
+import type { AppealPageDeps } from './use-cases/appeal-link.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed to buildApp. */
 export interface GatewayDeps {
@@ -39,6 +40,8 @@ export interface GatewayDeps {
   metrics: Metrics;
   /** Kept evidence and uploads (docs/evidence.md). */
   evidence: EvidenceDeps;
+  /** The player's appeal page and its links (docs/appeals.md). */
+  appealPage: AppealPageDeps;
   /**
    * What an erasure reaches beyond the store (docs/privacy.md): the chat platform's case messages,
    * the evidence workers' hash locks, finished queue jobs. Absent (tests): the store and Redis only.

@@ -11,6 +11,7 @@ import { createIntake } from './intake/create-intake.js';
 import { DecisionBatches } from './use-cases/decision-batches.js';
 import { UploadGate } from './use-cases/upload-gate.js';
 import { openStaffSignIn } from './staff/open-staff-sign-in.js';
+import { appealLinkTokens } from './appeal-page/link-token.js';
 
 let logger: Logger | undefined;
 
@@ -105,6 +106,13 @@ runMain('gateway', async () => {
       publicBaseUrl: config.PUBLIC_BASE_URL,
       maxBytes: config.EVIDENCE_MAX_BYTES,
       uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S,
+    },
+    appealPage: {
+      tokens: config.APPEAL_LINK_SECRET === undefined ? null : appealLinkTokens(config.APPEAL_LINK_SECRET),
+      ttlMs: config.APPEAL_LINK_TTL,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      submitsPerMinute: config.APPEAL_PAGE_SUBMITS_PER_MINUTE,
+      requestsPerMinute: config.APPEAL_PAGE_REQUESTS_PER_MINUTE,
     },
   });
   onShutdown(logger, [

@@ -39,6 +39,7 @@ const deps: GatewayDeps = {
   dashboardQueues: [],
   metrics: new Metrics('gateway'),
   evidence: { blobs: offline('blobs'), tokens: offline('tokens'), receipts: offline('receipts'), gate: offline('gate'), publicBaseUrl: undefined, maxBytes: config.EVIDENCE_MAX_BYTES, uploadTtlS: config.EVIDENCE_UPLOAD_TTL_S },
+  appealPage: { tokens: null, ttlMs: config.APPEAL_LINK_TTL, publicBaseUrl: undefined, submitsPerMinute: config.APPEAL_PAGE_SUBMITS_PER_MINUTE, requestsPerMinute: config.APPEAL_PAGE_REQUESTS_PER_MINUTE },
 };
 const app = await buildApp(deps);
 await app.ready();

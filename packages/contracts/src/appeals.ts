@@ -35,6 +35,22 @@ export const SubmitAppealBody = z.strictObject({
 });
 export type SubmitAppealBody = z.infer<typeof SubmitAppealBody>;
 
+/**
+ * POST /v1/sanctions/{sanctionId}/appeal-link: a game server asks for the link to its player's
+ * appeal page (docs/appeals.md). `userId` must own the sanction, as for POST /v1/appeals.
+ */
+export const AppealLinkBody = z.strictObject({ userId: playerId('userId') });
+export type AppealLinkBody = z.infer<typeof AppealLinkBody>;
+
+export const AppealLinkResponse = z.strictObject({
+  success: z.literal(true),
+  /** The page's address, its signed token in the path: show it to that player only. */
+  url: z.string(),
+  /** When the link stops working (ms since the epoch): APPEAL_LINK_TTL after it was made. */
+  expiresAt: z.number().int(),
+});
+export type AppealLinkResponse = z.infer<typeof AppealLinkResponse>;
+
 /** One appeal; times in ms since the epoch. */
 export const AppealView = z.strictObject({
   id: z.string(),

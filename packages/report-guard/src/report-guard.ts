@@ -129,8 +129,8 @@ export class ReportGuard {
     };
   }
 
-  private rateKey(keyId: string, now: number) {
-    return `${this.prefix}:rl:{k:${keyId}}:${minuteOf(now)}`;
+  private rateKey(subject: string, now: number) {
+    return `${this.prefix}:rl:{k:${subject}}:${minuteOf(now)}`;
   }
   private dailyKey(r: Stamped) {
     return `${this.prefix}:daily:{r:${requestReporter(r)}}:${dayOf(r.now)}`;
@@ -275,10 +275,14 @@ export class ReportGuard {
     return refusal ? { ok: false, refusal } : { ok: true };
   }
 
-  /** Rate limit alone, for operations without report checks. */
-  async withinRate(keyId: string, rateLimit: number, now = Date.now()): Promise<boolean> {
+  /**
+   * Rate limit alone, for operations without report checks: counts one request of `subject` (an
+   * API key id, or a caller without a key named by what it is: `appeal-page:<address>`) in the
+   * current minute, false when that is over `rateLimit` (0: none).
+   */
+  async withinRate(subject: string, rateLimit: number, now = Date.now()): Promise<boolean> {
     if (rateLimit <= 0) return true;
-    return (await this.scripts.rate(this.rateKey(keyId, now), rateLimit)) === 'ok';
+    return (await this.scripts.rate(this.rateKey(subject, now), rateLimit)) === 'ok';
   }
 
   /**

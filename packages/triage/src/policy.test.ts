@@ -59,6 +59,15 @@ describe('the triage policy', () => {
     expect(bad({ categories: { other: { severity: 1, sla: 'PT1H' } } })).toThrow(/^categories\.other\.clause: is required: the text of the rule of your terms/);
     expect(bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: '  ' } } })).toThrow(/^categories\.other\.clause: must not be empty/);
     expect(bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: 'x', transparencyCategory: 'CHEATING' } } })).toThrow(/^categories\.other\.transparencyCategory: must be one of ANIMAL_WELFARE/);
+    // A public description: one text, or texts by language with English (the default) among them.
+    const described = (publicDescription: unknown) => bad({ categories: { other: { severity: 1, sla: 'PT1H', clause: 'x', publicDescription } } });
+    expect(described({ de: 'Betrug' })).toThrow(/^categories\.other\.publicDescription\.en: is required: the English text/);
+    expect(described({ en: 'Cheating', de: ' ' })).toThrow(/^categories\.other\.publicDescription\.de: must not be empty$/);
+    expect(described({ en: 'Cheating', German: 'Betrug' })).toThrow(/^categories\.other\.publicDescription\.German: is not a language tag/);
+    expect(described({ en: 'x'.repeat(501) })).toThrow(/^categories\.other\.publicDescription\.en: must be at most 500 characters$/);
+    expect(described(42)).toThrow(/^categories\.other\.publicDescription: must be a text, or an object of texts by language/);
+    const texts = { en: 'Cheating', de: 'Betrug', 'pt-BR': 'Trapaça' };
+    expect(loadPolicy(file('languages.json', JSON.stringify({ ...DEFAULT_POLICY, categories: { other: { severity: 1, sla: 'PT1H', clause: 'x', publicDescription: texts } } }))).categories['other']!.publicDescription).toEqual(texts);
     // Appeals stay open at least six months (DSA Article 20); absent, the defaults apply.
     expect(bad({ appeals: { window: 'P90D' } })).toThrow(/^appeals\.window: must be an ISO 8601 duration of at least P180D/);
     expect(bad({ appeals: { window: 'P179D' } })).toThrow(/^appeals\.window/);

@@ -23,6 +23,25 @@ const share = z.number().min(0, 'must be between 0 and 1').max(1, 'must be betwe
 const weight = z.number().min(0, 'must be at least 0');
 const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -, at most 64');
 
+/** The language of the texts a policy gives as one string, and the one every per-language text must include. */
+export const DEFAULT_LANGUAGE = 'en';
+/** A BCP 47 language tag as a policy writes it: `de`, `pt-BR`, `zh-Hant`. */
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const descriptionText = z
+  .string()
+  .trim()
+  .min(STATEMENT_LIMITS.publicDescription.min, 'must not be empty')
+  .max(STATEMENT_LIMITS.publicDescription.max, `must be at most ${STATEMENT_LIMITS.publicDescription.max} characters`);
+/** Texts by language: each key a language tag, the default language among them. */
+function languagesWithDefault(texts: Record<string, string>, ctx: z.RefinementCtx): void {
+  for (const tag of Object.keys(texts)) {
+    if (!LANGUAGE_TAG.test(tag)) ctx.addIssue({ code: 'custom', path: [tag], message: 'is not a language tag such as en, de or pt-BR (lowercase language first)' });
+  }
+  if (!(DEFAULT_LANGUAGE in texts)) {
+    ctx.addIssue({ code: 'custom', path: [DEFAULT_LANGUAGE], message: 'is required: the English text, the default language (stored in statements of reasons and exported)' });
+  }
+}
+
 export const CategoryPolicy = z.strictObject({
   /** How grave reports of this category are; the priority's severity term. */
   severity: z.number().min(0, 'must be at least 0').max(100, 'must be at most 100'),
@@ -37,16 +56,19 @@ export const CategoryPolicy = z.strictObject({
     .trim()
     .min(STATEMENT_LIMITS.clause.min, 'must not be empty: the text of the rule of your terms this category enforces')
     .max(STATEMENT_LIMITS.clause.max, `must be at most ${STATEMENT_LIMITS.clause.max} characters`),
-  /** What a player reads about the category in a statement of reasons; absent: the clause. */
+  /**
+   * What a player reads about the category in a statement of reasons: one text (English), or one
+   * per language (`{en: ..., de: ...}`, English required: the default); absent: the clause.
+   */
   publicDescription: z
-    .string()
-    .trim()
-    .min(STATEMENT_LIMITS.publicDescription.min, 'must not be empty')
-    .max(STATEMENT_LIMITS.publicDescription.max, `must be at most ${STATEMENT_LIMITS.publicDescription.max} characters`)
+    .union([descriptionText, z.record(z.string(), descriptionText).superRefine(languagesWithDefault)], {
+      error: `must be a text, or an object of texts by language such as {"${DEFAULT_LANGUAGE}": "...", "de": "..."}`,
+    })
     .optional(),
   /** The EU Transparency Database category its statements are exported as (without STATEMENT_CATEGORY_). */
   transparencyCategory: z.enum(TRANSPARENCY_CATEGORIES, { error: `must be one of ${TRANSPARENCY_CATEGORIES.join(', ')}` }).default('OTHER_VIOLATION_TC'),
 });
+export type CategoryPolicy = z.infer<typeof CategoryPolicy>;
 
 const EscalateAction = z.strictObject({
   type: z.literal('escalate'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatementOfReasons } from '@rm/contracts';
-import { assembleStatement, STATEMENT_MAX_EVIDENCE } from './statement.js';
+import { assembleStatement, publicDescriptionOf, STATEMENT_MAX_EVIDENCE, statedDescriptionIn } from './statement.js';
 import { DEFAULT_POLICY, TriagePolicy } from './policy.js';
 
 const DAY = 86_400_000;
@@ -44,5 +44,28 @@ describe('assembleStatement', () => {
     const cited = assembleStatement(policy, { ...base, evidence: many }).facts.evidence;
     expect(cited).toHaveLength(STATEMENT_MAX_EVIDENCE);
     expect(new Set(cited.map((e) => e.url)).size).toBe(STATEMENT_MAX_EVIDENCE);
+  });
+});
+
+describe('public descriptions by language', () => {
+  const texts = { en: 'Harassment of other players', de: 'Belästigung anderer Spieler', 'pt-BR': 'Assédio a outros jogadores' };
+  const policy = TriagePolicy.parse({ ...DEFAULT_POLICY, categories: { ...DEFAULT_POLICY.categories, harassment: { ...DEFAULT_POLICY.categories.harassment!, publicDescription: texts } } });
+
+  it('a statement stores the English text; a language is found by its tag or its primary subtag, else English, else the clause', () => {
+    expect(assembleStatement(policy, base).facts.publicDescription).toBe(texts.en);
+    const category = policy.categories['harassment']!;
+    expect(publicDescriptionOf(category, 'de')).toBe(texts.de);
+    expect(publicDescriptionOf(category, 'de-AT')).toBe(texts.de);
+    expect(publicDescriptionOf(category, 'pt')).toBe(texts['pt-BR']);
+    expect(publicDescriptionOf(category, 'fr')).toBe(texts.en);
+    expect(publicDescriptionOf({ clause: 'The clause' })).toBe('The clause');
+    expect(publicDescriptionOf({ clause: 'c', publicDescription: 'One text' }, 'de')).toBe('One text');
+  });
+
+  it("translates what the statement stored, never a description the policy gave since", () => {
+    const stated = assembleStatement(policy, base).facts;
+    expect(statedDescriptionIn(policy, stated, 'de')).toBe(texts.de);
+    expect(statedDescriptionIn(policy, { ...stated, publicDescription: 'An older text' }, 'de')).toBe('An older text');
+    expect(statedDescriptionIn(policy, { ...stated, category: 'gone' }, 'de')).toBe(stated.publicDescription);
   });
 });

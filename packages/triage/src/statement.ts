@@ -1,6 +1,6 @@
 import type { AutomatedDecision, IllegalContentBody, StatementOfReasons } from '@rm/contracts';
 import { kindsOf } from './ladder.js';
-import { lookbackMs, type TriagePolicy } from './policy.js';
+import { DEFAULT_LANGUAGE, lookbackMs, type CategoryPolicy, type TriagePolicy } from './policy.js';
 
 /** At most this many evidence items are cited (a case of thousands of reports cites its first ones). */
 export const STATEMENT_MAX_EVIDENCE = 50;
@@ -24,6 +24,34 @@ export interface StatementInput {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** The text of `texts` in `language`: that tag, else one of its language (`de` for `de-AT`, `de-AT` for `de`), else none. */
+function inLanguage(texts: Record<string, string>, language: string): string | undefined {
+  const primary = language.split('-')[0]!.toLowerCase();
+  return texts[language] ?? Object.entries(texts).find(([tag]) => tag.split('-')[0] === primary)?.[1];
+}
+
+/**
+ * What a player reads about a category, in `language` when the policy gives it, else in English
+ * (the default language), else the category's clause.
+ */
+export function publicDescriptionOf(category: Pick<CategoryPolicy, 'clause' | 'publicDescription'>, language: string = DEFAULT_LANGUAGE): string {
+  const given = category.publicDescription;
+  if (given === undefined) return category.clause;
+  if (typeof given === 'string') return given;
+  return inLanguage(given, language) ?? given[DEFAULT_LANGUAGE] ?? category.clause;
+}
+
+/**
+ * A statement's public description, as a player reading `language` sees it: the policy's text in
+ * that language when the policy's English text of the category is still the one the statement
+ * stored (so it translates what was stated, never a later description); else the stored text.
+ */
+export function statedDescriptionIn(policy: TriagePolicy, facts: Pick<StatementOfReasons['facts'], 'category' | 'publicDescription'>, language: string): string {
+  const category = policy.categories[facts.category];
+  if (!category || publicDescriptionOf(category) !== facts.publicDescription) return facts.publicDescription;
+  return publicDescriptionOf(category, language);
+}
+
 /** What a player reads about appealing, with the other ways of redress the DSA (Article 17(3)(f)) asks to name. */
 export function howToAppeal(appealUntil: number): string {
   return (
@@ -40,7 +68,7 @@ export function howToAppeal(appealUntil: number): string {
  */
 export function assembleStatement(policy: TriagePolicy, input: StatementInput): StatementOfReasons {
   const category = policy.categories[input.category] ?? policy.categories[policy.category.default]!;
-  const publicDescription = category.publicDescription ?? category.clause;
+  const publicDescription = publicDescriptionOf(category);
   const kind = kindsOf(policy)[input.kind];
   const explanation = input.illegalContent?.explanation ?? input.reason ?? publicDescription;
   const appealUntil = input.from + (lookbackMs(policy.appeals.window) ?? 0);

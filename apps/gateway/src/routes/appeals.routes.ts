@@ -4,6 +4,8 @@ import {
   AppealClaimBody,
   AppealDecisionBody,
   AppealIdParams,
+  AppealLinkBody,
+  AppealLinkResponse,
   AppealResponse,
   AppealsQuery,
   AppealsResponse,
@@ -11,6 +13,7 @@ import {
   decodeAppealCursor,
   encodeAppealCursor,
   errorResponses,
+  SanctionIdParams,
   SubmitAppealBody,
   SubmitAppealResponse,
   type AppealDecisionAction,
@@ -23,12 +26,13 @@ import { requireBoundModerator } from '../http/bound-moderator.js';
 import { appealDetail, appealViews } from '../use-cases/appeal-views.js';
 import { requestAppealDecision } from '../use-cases/request-appeal-decision.js';
 import { submitAppeal } from '../use-cases/submit-appeal.js';
+import { issueAppealLink } from '../use-cases/appeal-link.js';
 
 const doc = (operationId: string, summary: string) => ({ operationId, summary, tags: ['appeals'] });
 const decide = { permission: 'reports.handle_reports' } as const;
 const view = { permission: 'reports.view_reports' } as const;
 
-type Deps = Pick<GatewayDeps, 'config' | 'logger' | 'sanctionsQueue' | 'decisions'> & { store: AppealStore & SanctionStore & AccountStore };
+type Deps = Pick<GatewayDeps, 'config' | 'logger' | 'sanctionsQueue' | 'decisions' | 'appealPage'> & { store: AppealStore & SanctionStore & AccountStore };
 
 /** Appeals (docs/appeals.md): game servers file them; moderators work them as a queue beside cases. */
 export function appealsRoutes(deps: Deps): FastifyPluginAsyncZod {
@@ -45,6 +49,19 @@ export function appealsRoutes(deps: Deps): FastifyPluginAsyncZod {
           { store: deps.store, policy: deps.config.TRIAGE_POLICY, sanctionsQueue: deps.sanctionsQueue, onQueueError: (err) => deps.logger.warn({ err }, 'Redis refused an appeal relay job; the sweep schedules its SLA within seconds') },
           req.body,
         ),
+    );
+    app.post(
+      '/sanctions/:sanctionId/appeal-link',
+      {
+        config: { permission: 'appeals.submit' },
+        schema: {
+          ...doc('createAppealLink', "The link to a player's own appeal page for one of their sanctions: a URL with a signed token that expires (APPEAL_LINK_TTL)"),
+          params: SanctionIdParams,
+          body: AppealLinkBody,
+          response: { 200: AppealLinkResponse, ...errorResponses(true) },
+        },
+      },
+      async (req) => issueAppealLink({ store: deps.store, page: deps.appealPage }, req.params.sanctionId, req.body.userId, `${req.protocol}://${req.host}`),
     );
     app.get(
       '/appeals',

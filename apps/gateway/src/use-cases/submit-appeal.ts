@@ -53,13 +53,34 @@ export async function submitAppeal(deps: SubmitAppealDeps, body: SubmitAppealBod
   return { success: true, created, appeal: (await appealViews(deps.store, [appeal], settings.slaMs))[0]! };
 }
 
+/** Why a sanction cannot be appealed (now): the one rule POST /v1/appeals and the player's page both apply. */
+export type AppealRefusal =
+  | { why: 'lifted'; at: number | null }
+  | { why: 'expired'; at: number | null }
+  | { why: 'scheduled' }
+  | { why: 'window_closed'; startedAt: number; closedAt: number };
+
+/** null when the sanction can be appealed at `now`: active, and within the window from its start. */
+export function appealRefusal(s: SanctionRecord, windowMs: number, now: number): AppealRefusal | null {
+  if (s.state === 'lifted') return { why: 'lifted', at: s.liftedAt };
+  if (s.state === 'expired') return { why: 'expired', at: s.expiresAt };
+  if (s.state === 'scheduled') return { why: 'scheduled' };
+  const startedAt = s.effectiveAt ?? s.createdAt;
+  const closedAt = startedAt + windowMs;
+  return now > closedAt ? { why: 'window_closed', startedAt, closedAt } : null;
+}
+
 function refuseIfNotAppealable(s: SanctionRecord, windowMs: number, window: string, now: number): void {
-  if (s.state === 'lifted') throw new AppError('BAD_REQUEST', `Sanction ${s.id} was lifted${s.liftedAt !== null ? ` on ${iso(s.liftedAt)}` : ''}: there is nothing left to appeal`);
-  if (s.state === 'expired') throw new AppError('BAD_REQUEST', `Sanction ${s.id} expired${s.expiresAt !== null ? ` on ${iso(s.expiresAt)}` : ''}: there is nothing left to appeal`);
-  if (s.state === 'scheduled') throw new AppError('BAD_REQUEST', `Sanction ${s.id} has not taken effect yet: it can be appealed once it does`);
-  const started = s.effectiveAt ?? s.createdAt;
-  const closes = started + windowMs;
-  if (now > closes) {
-    throw new AppError('BAD_REQUEST', `The appeal window of sanction ${s.id} (${window} after it started on ${iso(started)}) closed on ${iso(closes)}`);
+  const refusal = appealRefusal(s, windowMs, now);
+  if (refusal === null) return;
+  switch (refusal.why) {
+    case 'lifted':
+      throw new AppError('BAD_REQUEST', `Sanction ${s.id} was lifted${refusal.at !== null ? ` on ${iso(refusal.at)}` : ''}: there is nothing left to appeal`);
+    case 'expired':
+      throw new AppError('BAD_REQUEST', `Sanction ${s.id} expired${refusal.at !== null ? ` on ${iso(refusal.at)}` : ''}: there is nothing left to appeal`);
+    case 'scheduled':
+      throw new AppError('BAD_REQUEST', `Sanction ${s.id} has not taken effect yet: it can be appealed once it does`);
+    case 'window_closed':
+      throw new AppError('BAD_REQUEST', `The appeal window of sanction ${s.id} (${window} after it started on ${iso(refusal.startedAt)}) closed on ${iso(refusal.closedAt)}`);
   }
 }

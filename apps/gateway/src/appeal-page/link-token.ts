@@ -1,0 +1,48 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What an appeal link vouches for: this player may see and appeal this sanction until `expiresAt`. */
+export interface AppealLinkClaim {
+  sanctionId: string;
+  userId: string;
+  /** Epoch ms after which the link is refused. */
+  expiresAt: number;
+}
+
+export type AppealLinkCheck = { ok: true; claim: AppealLinkClaim } | { ok: false; why: 'forged' | 'expired' };
+
+/** Marks the token's format and purpose: a token of another kind signed with the same key never reads as one. */
+const FORMAT = 'appeal-link/1';
+
+/**
+ * Signed, expiring appeal links (APPEAL_LINK_SECRET): the claim as base64url JSON, a dot, its
+ * HMAC-SHA256, compared in constant time. Nothing is stored: the signature proves the service made
+ * it. The claim is signed, not hidden: it names the player's own sanction and id, no more.
+ */
+export function appealLinkTokens(secret: string) {
+  const sign = (body: string) => createHmac('sha256', secret).update(body).digest('base64url');
+  return {
+    issue(claim: AppealLinkClaim): string {
+      const body = Buffer.from(JSON.stringify([FORMAT, claim.sanctionId, claim.userId, claim.expiresAt])).toString('base64url');
+      return `${body}.${sign(body)}`;
+    },
+    check(token: string, now = Date.now()): AppealLinkCheck {
+      const [body, signature, extra] = token.split('.');
+      if (!body || !signature || extra !== undefined) return { ok: false, why: 'forged' };
+      const expected = Buffer.from(sign(body));
+      const given = Buffer.from(signature);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, why: 'forged' };
+      let fields: unknown;
+      try {
+        fields = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      } catch {
+        return { ok: false, why: 'forged' };
+      }
+      if (!Array.isArray(fields) || fields.length !== 4 || fields[0] !== FORMAT) return { ok: false, why: 'forged' };
+      const [, sanctionId, userId, expiresAt] = fields as unknown[];
+      if (typeof sanctionId !== 'string' || typeof userId !== 'string' || typeof expiresAt !== 'number') return { ok: false, why: 'forged' };
+      if (now > expiresAt) return { ok: false, why: 'expired' };
+      return { ok: true, claim: { sanctionId, userId, expiresAt } };
+    },
+  };
+}
+export type AppealLinkTokens = ReturnType<typeof appealLinkTokens>;
