@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppealRecord } from '@rm/storage';
 import type { AppealPageView } from '../use-cases/appeal-page.js';
-import { escapeHtml, html, Html } from './html.js';
+import { escapeHtml, html, Html } from '../http/html.js';
 import { renderDecisionPage, renderMessagePage } from './render.js';
 
 const XSS = `<script>alert("x")</script>' onmouseover='alert(1)`;

@@ -2,7 +2,7 @@ import { APPEAL_LIMITS } from '@rm/contracts';
 import type { AppealRecord } from '@rm/storage';
 import type { AppealPageView, DecisionFacts } from '../use-cases/appeal-page.js';
 import type { AppealRefusal } from '../use-cases/submit-appeal.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../http/html.js';
 import { formatCount, formatTime, LANGUAGE_NAMES, LANGUAGES, STRINGS, type Language, type MessagePage, type Strings } from './strings.js';
 
 /** Where the page's stylesheet and icon are served: `${base}/page.css` (PUBLIC_BASE_URL's path, then /appeal/assets). */
