@@ -46,11 +46,18 @@ export interface SpanOptions {
   parent?: string;
   /** Carried traceparents this span also belongs to (a batched job's requests). */
   links?: (string | undefined)[];
+  /**
+   * Only as part of a trace being recorded: with no recording span active (outside a request or
+   * job, or in one the sampler left out), `fn` runs bare. A store call or Redis command is no trace
+   * of its own, and the unsampled requests (most, at a ratio) then pay for no span or context.
+   */
+  childOnly?: boolean;
 }
 
 /** Runs `fn` in a span (ended when it settles, its error recorded); just `fn` when tracing is off. */
 export function withSpan<T>(name: string, options: SpanOptions, fn: (span?: Span) => Promise<T>): Promise<T> {
   if (!tracingEnabled) return fn();
+  if (options.childOnly && !trace.getSpan(context.active())?.isRecording()) return fn();
   const links: Link[] = [];
   for (const l of options.links ?? []) {
     const sc = trace.getSpanContext(contextOf(l) ?? ROOT_CONTEXT);

@@ -116,6 +116,11 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(transition?.attributes).toEqual({ 'db.system.name': 'sqlite', 'db.operation.name': 'transitionCase' });
   }, 60_000);
 
+  it('a store call or Redis command is never a trace of its own: only a part of a request\'s or a job\'s', () => {
+    const roots = receiver.spans.filter((s) => /^(store|redis) /.test(s.name) && s.parentSpanId === '');
+    expect(roots.map((s) => `${s.service}: ${s.name}`)).toEqual([]);
+  });
+
   it('no span carries report text, names, evidence URLs or secrets', () => {
     expect(receiver.spans.length).toBeGreaterThan(5);
     const everything = JSON.stringify(receiver.spans.map((s) => [s.name, s.attributes]));
