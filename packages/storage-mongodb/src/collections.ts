@@ -25,7 +25,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
-import type { HoldDoc, PrivacyAuditDoc } from './privacy-documents.js';
+import type { HoldDoc, PrivacyAuditDoc, RetentionMarkDoc, RetentionWaitingDoc } from './privacy-documents.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -54,6 +54,8 @@ export const COLLECTION_NAMES = {
   settlements: 'settlements',
   privacyHolds: 'privacy_holds',
   privacyAudit: 'privacy_audit',
+  retentionMarks: 'retention_marks',
+  retentionWaiting: 'retention_waiting',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -83,6 +85,8 @@ export interface Collections {
   settlements: Collection<SettlementDoc>;
   privacyHolds: Collection<HoldDoc>;
   privacyAudit: Collection<PrivacyAuditDoc>;
+  retentionMarks: Collection<RetentionMarkDoc>;
+  retentionWaiting: Collection<RetentionWaitingDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -113,6 +117,8 @@ export function collectionsOf(db: Db): Collections {
     settlements: db.collection<SettlementDoc>(n.settlements),
     privacyHolds: db.collection<HoldDoc>(n.privacyHolds),
     privacyAudit: db.collection<PrivacyAuditDoc>(n.privacyAudit),
+    retentionMarks: db.collection<RetentionMarkDoc>(n.retentionMarks),
+    retentionWaiting: db.collection<RetentionWaitingDoc>(n.retentionWaiting),
   };
   return Object.fromEntries(Object.entries(all).map(([name, collection]) => [name, boundedReads(collection as Collection<Document>)])) as unknown as Collections;
 }
