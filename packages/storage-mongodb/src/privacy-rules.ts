@@ -120,12 +120,13 @@ export async function eraseSanction(c: Collections, session: ClientSession, sanc
   return true;
 }
 
-/** An appeal's statement and its reviewer's reason erased, in its audit too; true when anything changed. */
-export async function eraseAppeal(c: Collections, session: ClientSession, appeal: Pick<AppealRecord, 'id' | 'statement' | 'decisionReason'>, write: boolean): Promise<boolean> {
+/** An appeal's statement and its reviewer's reason erased, in its audit and its sanction's feed too; true when anything changed. */
+export async function eraseAppeal(c: Collections, session: ClientSession, appeal: Pick<AppealRecord, 'id' | 'sanctionId' | 'statement' | 'decisionReason'>, write: boolean): Promise<boolean> {
   if (!appealNotErased(appeal)) return false;
   if (write) {
     await c.appeals.updateOne({ _id: appeal.id }, { $set: { statement: ERASED_TEXT, decisionReason: appeal.decisionReason === null ? null : ERASED_TEXT } }, { session });
     await c.appealEvents.updateMany({ appealId: appeal.id }, { $set: { reason: null } }, { session });
+    await c.sanctionEvents.updateMany({ sanctionId: appeal.sanctionId, appeal: { $type: 'object' } }, { $set: { 'appeal.reason': ERASED_TEXT } }, { session });
   }
   return true;
 }

@@ -106,11 +106,12 @@ export function privacyRules(db: Database.Database) {
       return true;
     },
 
-    /** An appeal's statement and its reviewer's reason erased, in its audit too; true when anything changed. */
-    eraseAppeal(appeal: Pick<AppealRecord, 'id' | 'statement' | 'decisionReason'>): boolean {
+    /** An appeal's statement and its reviewer's reason erased, in its audit and its sanction's feed too; true when anything changed. */
+    eraseAppeal(appeal: Pick<AppealRecord, 'id' | 'sanctionId' | 'statement' | 'decisionReason'>): boolean {
       if (!appealNotErased(appeal)) return false;
       q.eraseAppeal.run(appeal.id);
       q.eraseAppealEvents.run(appeal.id);
+      q.eraseFeedAppeal.run(appeal.sanctionId);
       return true;
     },
   };

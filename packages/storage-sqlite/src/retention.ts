@@ -57,6 +57,7 @@ export function sqliteRetention(db: Database.Database, checkpoint: () => void): 
     caseUser: db.prepare(`UPDATE cases SET user_id = ? WHERE id = ?`),
     reportUser: db.prepare(`UPDATE reports SET user_id = ? WHERE id = ?`),
     reportCount: db.prepare(`UPDATE user_report_counts SET reports = MAX(reports - ?, 0) WHERE user_id = ?`),
+    noReports: db.prepare(`DELETE FROM user_report_counts WHERE user_id = ? AND reports = 0`),
     caseEvents: db.prepare<[string], { seq: number; result: string }>(`SELECT seq, result FROM case_events WHERE case_id = ? ORDER BY seq`),
     eventResult: db.prepare(`UPDATE case_events SET result = ? WHERE seq = ?`),
     sanctionUser: db.prepare(`UPDATE sanctions SET user_id = ? WHERE id = ?`),
@@ -119,6 +120,7 @@ export function sqliteRetention(db: Database.Database, checkpoint: () => void): 
       q.caseUser.run(player, c.id);
       for (const r of reports) q.reportUser.run(player, r.id);
       q.reportCount.run(reports.length, c.userId);
+      q.noReports.run(c.userId);
       for (const e of q.caseEvents.all(c.id)) {
         const result = JSON.stringify(pseudonymisedResult(JSON.parse(e.result), c.userId, player));
         if (result !== e.result) q.eventResult.run(result, e.seq);
