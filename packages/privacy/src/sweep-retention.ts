@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore, HashLock } from '@rm/evidence';
 import { MessageNotFoundError, retainedCaseText, type ChatPlatform } from '@rm/platforms';
-import { RETENTION_KINDS, type AnswerKeep, type PrivacyStore, type RetentionKeptReason, type RetentionKind, type RetentionStepOutcome } from '@rm/storage';
+import { RETENTION_SWEEP_KINDS, type AnswerKeep, type PrivacyStore, type RetentionKeptReason, type RetentionStepOutcome, type RetentionSweepKind } from '@rm/storage';
 import { removeFinishedJobsNaming, type FinishedJobsQueue } from './finished-jobs.js';
 
 export interface RetentionSweepDeps {
@@ -17,8 +17,8 @@ export interface RetentionSweepDeps {
 }
 
 export interface RetentionSweepOptions {
-  /** How long each kind lives, in ms (the policy's `retention`: retentionMsOf). */
-  retentionMs: Record<RetentionKind, number>;
+  /** How long each kind lives, in ms (the policy's `retention`, and the ladder's lookback for erased players: retentionMsOf). */
+  retentionMs: Record<RetentionSweepKind, number>;
   keep: AnswerKeep;
   dryRun: boolean;
   actor: string;
@@ -26,7 +26,7 @@ export interface RetentionSweepOptions {
   batchSize?: number;
   /** At most this many records examined per kind in one sweep; the rest waits for the next. */
   maxPerKind?: number;
-  onProgress?: (event: { kind: RetentionKind; examined: number; erased: number }) => void;
+  onProgress?: (event: { kind: RetentionSweepKind; examined: number; erased: number }) => void;
 }
 
 export interface RetentionKindAnswer {
@@ -37,12 +37,12 @@ export interface RetentionKindAnswer {
   kept: Partial<Record<RetentionKeptReason, number>>;
 }
 
-/** What a retention sweep did (or, in a dry run, would do). */
+/** What a retention sweep did (or, in a dry run, would do), kind by kind. */
 export interface RetentionSweepAnswer {
   requestId: string;
   dryRun: boolean;
   at: number;
-  kinds: Record<RetentionKind, RetentionKindAnswer>;
+  kinds: Record<RetentionSweepKind, RetentionKindAnswer>;
   /** Kept evidence of dismissed cases: items marked deleted, and files no item holds any more. */
   evidenceItems: number;
   evidenceFiles: number;
@@ -53,7 +53,7 @@ export interface RetentionSweepAnswer {
 }
 
 /** The kinds whose steps answer chat messages to rewrite. */
-const WITH_MESSAGES: ReadonlySet<RetentionKind> = new Set(['caseMessages', 'dismissedCases']);
+const WITH_MESSAGES: ReadonlySet<RetentionSweepKind> = new Set(['caseMessages', 'dismissedCases']);
 
 /**
  * The retention sweep (docs/privacy.md#retention): for each kind, what came due more than its
@@ -72,14 +72,14 @@ export async function sweepRetention(deps: RetentionSweepDeps, options: Retentio
     requestId: randomUUID(),
     dryRun: options.dryRun,
     at: now,
-    kinds: Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, { before: now - options.retentionMs[kind], examined: 0, erased: 0, kept: {} }])) as Record<RetentionKind, RetentionKindAnswer>,
+    kinds: Object.fromEntries(RETENTION_SWEEP_KINDS.map((kind) => [kind, { before: now - options.retentionMs[kind], examined: 0, erased: 0, kept: {} }])) as Record<RetentionSweepKind, RetentionKindAnswer>,
     evidenceItems: 0,
     evidenceFiles: 0,
     chatMessages: 0,
     queueJobs: 0,
   };
   const erasedIds = new Set<string>();
-  for (const kind of RETENTION_KINDS) {
+  for (const kind of RETENTION_SWEEP_KINDS) {
     const sum = answer.kinds[kind];
     for (let cursor: string | null = null; ; ) {
       const step = { kind, before: sum.before, cursor, limit, keep: options.keep, at: now };
@@ -116,7 +116,7 @@ export async function sweepRetention(deps: RetentionSweepDeps, options: Retentio
   if (!options.dryRun) answer.queueJobs = await removeFinishedJobsNaming(deps.queues, erasedIds);
 
   const detail: Record<string, number | boolean> = { dryRun: options.dryRun, evidenceItems: answer.evidenceItems, evidenceFiles: answer.evidenceFiles, chatMessages: answer.chatMessages, queueJobs: answer.queueJobs };
-  for (const kind of RETENTION_KINDS) {
+  for (const kind of RETENTION_SWEEP_KINDS) {
     const k = answer.kinds[kind];
     detail[kind] = k.erased;
     detail[`${kind}Kept`] = Object.values(k.kept).reduce((a, b) => a + b, 0);

@@ -25,7 +25,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
-import type { HoldDoc, PrivacyAuditDoc, RetentionMarkDoc, RetentionWaitingDoc } from './privacy-documents.js';
+import type { ErasedPlayerDoc, HoldDoc, PrivacyAuditDoc, RetentionMarkDoc, RetentionWaitingDoc } from './privacy-documents.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -56,6 +56,7 @@ export const COLLECTION_NAMES = {
   privacyAudit: 'privacy_audit',
   retentionMarks: 'retention_marks',
   retentionWaiting: 'retention_waiting',
+  erasedPlayers: 'privacy_erased_players',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -87,6 +88,7 @@ export interface Collections {
   privacyAudit: Collection<PrivacyAuditDoc>;
   retentionMarks: Collection<RetentionMarkDoc>;
   retentionWaiting: Collection<RetentionWaitingDoc>;
+  erasedPlayers: Collection<ErasedPlayerDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -119,6 +121,7 @@ export function collectionsOf(db: Db): Collections {
     privacyAudit: db.collection<PrivacyAuditDoc>(n.privacyAudit),
     retentionMarks: db.collection<RetentionMarkDoc>(n.retentionMarks),
     retentionWaiting: db.collection<RetentionWaitingDoc>(n.retentionWaiting),
+    erasedPlayers: db.collection<ErasedPlayerDoc>(n.erasedPlayers),
   };
   return Object.fromEntries(Object.entries(all).map(([name, collection]) => [name, boundedReads(collection as Collection<Document>)])) as unknown as Collections;
 }

@@ -21,3 +21,10 @@ export interface RetentionWaitingDoc {
   kind: string;
   id: string;
 }
+
+/** A player an erasure named, until the retention sweep replaces their id by a pseudonym; `_id` is the player's id. */
+export interface ErasedPlayerDoc {
+  _id: string;
+  /** The latest erasure: the rows from before it take the pseudonym. */
+  erasedAt: number;
+}

@@ -125,6 +125,8 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
       if (stats && write) await c.reporterStats.deleteOne({ platform: s.platform, reporterId: s.reporterId }, { session });
       return out;
     }
+    // The retention sweep's erasedPlayers ends the player's id once nothing needs it (retention.ts).
+    if (write) await c.erasedPlayers.updateOne({ _id: s.userId }, { $max: { erasedAt: st.at } }, { upsert: true, session });
     const playerHold = await holds.on({ type: 'player', id: s.userId });
     const user = await c.users.findOne({ _id: s.userId }, { session, projection: { _id: 1 } });
     if (user && playerHold) kept('user', s.userId, playerHold);

@@ -60,6 +60,25 @@ export function retentionMethods(client: MongoClient, c: Collections): Pick<Stor
   const wait = (kind: string, id: string, session: ClientSession) => c.retentionWaiting.updateOne({ _id: `${kind}/${id}` }, { $setOnInsert: { kind, id } }, { upsert: true, session });
   const unwait = (kind: string, id: string, session: ClientSession) => c.retentionWaiting.deleteOne({ _id: `${kind}/${id}` }, { session });
 
+  /** The player's id on a case, its reports, its decisions (and their answers) and its SLA breaches becomes `player`. */
+  const pseudonymiseCase = async (kase: Pick<CaseDoc, '_id' | 'userId'>, reportIds: string[], player: string, session: ClientSession) => {
+    // A new shard key value: one document at a time, named by its old key, inside the transaction (as MongoDB requires).
+    await c.cases.updateOne({ _id: kase._id, userId: kase.userId }, { $set: { userId: player } }, { session });
+    for (const id of reportIds) await c.reports.updateOne({ _id: id, userId: kase.userId }, { $set: { userId: player } }, { session });
+    for (const e of await c.events.find({ caseId: kase._id }, { session }).sort({ caseId: 1, seq: 1 }).toArray()) {
+      await c.events.updateOne({ _id: e._id }, { $set: { userId: player, result: pseudonymisedResult(e.result, kase.userId, player) } }, { session });
+    }
+    // A case's SLA breaches are `<case id>:<opening id>`.
+    await c.slaBreaches.updateMany({ _id: { $gte: `${kase._id}:`, $lt: `${kase._id};` } }, { $set: { userId: player } }, { session });
+  };
+
+  /** The player's id on a sanction, its feed events and its appeal becomes `player`. */
+  const pseudonymiseSanction = async (sanctionId: string, player: string, session: ClientSession) => {
+    await c.sanctions.updateOne({ _id: sanctionId }, { $set: { userId: player } }, { session });
+    await c.sanctionEvents.updateMany({ sanctionId }, { $set: { userId: player } }, { session });
+    await c.appeals.updateOne({ sanctionId }, { $set: { userId: player } }, { session });
+  };
+
   /** A case loses what `kind` takes; true when anything changed. */
   const retainCase = async (kind: CaseRetentionKind, kase: CaseDoc, st: RetentionStep, out: RetentionStepOutcome, evidence: { hashes: Set<string>; ids: string[] }, session: ClientSession): Promise<boolean> => {
     const spec = CASE_RETENTION[kind];
@@ -97,20 +116,9 @@ export function retentionMethods(client: MongoClient, c: Collections): Pick<Stor
     if (spec.text) for (const doc of sanctions) if (await eraseSanction(c, session, toSanction(doc), true)) changed = true;
     if (spec.whole && !isPseudonym(kase.userId)) {
       const player = newPseudonym();
-      // A new shard key value: one document at a time, named by its old key, inside the transaction (as MongoDB requires).
-      await c.cases.updateOne({ _id: kase._id, userId: kase.userId }, { $set: { userId: player } }, { session });
-      for (const r of reports) await c.reports.updateOne({ _id: r.id, userId: kase.userId }, { $set: { userId: player } }, { session });
-      for (const e of await c.events.find({ caseId: kase._id }, { session }).sort({ caseId: 1, seq: 1 }).toArray()) {
-        await c.events.updateOne({ _id: e._id }, { $set: { userId: player, result: pseudonymisedResult(e.result, kase.userId, player) } }, { session });
-      }
-      // A case's SLA breaches are `<case id>:<opening id>`.
-      await c.slaBreaches.updateMany({ _id: { $gte: `${kase._id}:`, $lt: `${kase._id};` } }, { $set: { userId: player } }, { session });
+      await pseudonymiseCase(kase, reports.map((r) => r.id), player, session);
       // A sanction an undone approval set, lifted since: its feed events and appeal name the player too.
-      for (const s of sanctions) {
-        await c.sanctions.updateOne({ _id: s._id }, { $set: { userId: player } }, { session });
-        await c.sanctionEvents.updateMany({ sanctionId: s._id }, { $set: { userId: player } }, { session });
-        await c.appeals.updateOne({ sanctionId: s._id }, { $set: { userId: player } }, { session });
-      }
+      for (const s of sanctions) await pseudonymiseSanction(s._id, player, session);
       changed = true;
     }
     if (spec.message) {
@@ -246,11 +254,55 @@ export function retentionMethods(client: MongoClient, c: Collections): Pick<Stor
     return nextRetentionCursor(st.kind, at, { full: rows.length === st.limit, last: due.at(-1), stop: due.length < rows.length });
   };
 
+  /**
+   * Erased players, by id: each whose id nothing needs any more (no sanction active or scheduled,
+   * none started since `before`, no appeal waiting, no open case, no hold on them, their cases or
+   * sanctions) takes a pseudonym on the documents from before their erasure, and leaves the list.
+   */
+  const playerStep = async (st: RetentionStep, at: RetentionPosition, out: RetentionStepOutcome, session: ClientSession): Promise<string | null> => {
+    const holds = await holdsAt(c, session, st.at);
+    const after = at.phase === 'waiting' ? at.after : '';
+    const rows = await c.erasedPlayers.find({ _id: { $gt: after } }, { session }).sort({ _id: 1 }).limit(st.limit).toArray();
+    for (const { _id: userId, erasedAt } of rows) {
+      out.examined += 1;
+      // sanctions_by_user, appeals_by_user; the player's cases through their reports (reports_by_user_time).
+      const sanctions = (await c.sanctions.find({ userId }, { session }).toArray()).map(toSanction);
+      // A $group, not distinct: distinct is refused in a transaction on a sharded collection.
+      const caseIds = (await c.reports.aggregate<{ _id: string }>([{ $match: { userId } }, { $group: { _id: '$caseId' } }], { session }).toArray()).map((d) => d._id);
+      const cases = caseIds.length === 0 ? [] : await c.cases.find({ _id: { $in: caseIds } }, { session }).toArray();
+      let reason: RetentionKeptReason | null = null;
+      const targets = [{ type: 'player' as const, id: userId }, ...cases.map((k) => ({ type: 'case' as const, id: k._id })), ...sanctions.map((s) => ({ type: 'sanction' as const, id: s.id }))];
+      for (const t of targets) if (reason === null && (await holds.on(t)) !== null) reason = 'legal_hold';
+      if (reason === null && sanctions.some((s) => s.state === 'active' || s.state === 'scheduled')) reason = 'active_sanction';
+      if (reason === null && (await c.appeals.findOne({ userId, state: { $in: ['open', 'claimed'] } }, { session, projection: { _id: 1 } })) !== null) reason = 'open_appeal';
+      if (reason === null && cases.some((k) => k.open === true)) reason = 'open_case';
+      // The ladder counts the sanctions started within its lookback, lifted ones aside (ladder.ts).
+      if (reason === null && sanctions.some((s) => s.state !== 'lifted' && (s.effectiveAt ?? s.createdAt) >= st.before)) reason = 'ladder_lookback';
+      if (reason !== null) {
+        keep(out, reason);
+        continue;
+      }
+      // What the erasure covered: the documents from before it. Later cases and sanctions are other data.
+      const player = newPseudonym();
+      for (const k of cases) {
+        if (k.createdAt > erasedAt) continue;
+        const reportIds = (await c.reports.find({ caseId: k._id, userId }, { session, projection: { _id: 1 } }).sort({ caseId: 1, receivedAt: 1, _id: 1 }).toArray()).map((r) => r._id);
+        await pseudonymiseCase(k, reportIds, player, session);
+      }
+      for (const s of sanctions) if (s.createdAt <= erasedAt) await pseudonymiseSanction(s.id, player, session);
+      await c.erasedPlayers.deleteOne({ _id: userId }, { session });
+      out.erased += 1;
+      out.erasedIds.push(userId);
+    }
+    return nextRetentionCursor(st.kind, at, { full: rows.length === st.limit, last: rows.at(-1)?._id });
+  };
+
   const step = async (st: RetentionStep, session: ClientSession): Promise<RetentionStepOutcome> => {
     const out = emptyOutcome();
     const at = decodeRetentionCursor(st);
     if (isCaseRetentionKind(st.kind)) out.cursor = await caseStep(st.kind, st, at, out, session);
     else if (st.kind === 'appealStatements') out.cursor = await appealStep(st, at, out, session);
+    else if (st.kind === 'erasedPlayers') out.cursor = await playerStep(st, at, out, session);
     else out.cursor = await auditStep(st, at, out, session);
     return out;
   };

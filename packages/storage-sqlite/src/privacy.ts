@@ -103,6 +103,8 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     eraseReport: db.prepare(`UPDATE reports SET answers = ?, evidence = ?, user_name = ?, user_display_name = ?, user_avatar = ?, reporter_id = ? WHERE id = ?`),
     deleteStats: db.prepare(`DELETE FROM reporter_stats WHERE platform = ? AND reporter_id = ?`),
     pseudonymiseOutcome: db.prepare(`UPDATE report_outcomes SET reporter_id = ? WHERE report_id = ?`),
+    // The retention sweep's erasedPlayers ends the player's id once nothing needs it (retention.ts).
+    markErased: db.prepare(`INSERT INTO privacy_erased_players (user_id, erased_at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET erased_at = MAX(erased_at, excluded.erased_at)`),
   };
 
   const rules = privacyRules(db);
@@ -185,6 +187,7 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
       out.reporterStats = q.deleteStats.run(s.platform, s.reporterId).changes > 0;
       return out;
     }
+    q.markErased.run(s.userId, st.at);
     const playerHold = holds.on([{ type: 'player', id: s.userId }]);
     if (playerHold) {
       if (q.getUser.get(s.userId)) kept('user', s.userId, playerHold);

@@ -69,6 +69,13 @@ export function sqliteRetention(db: Database.Database, checkpoint: () => void): 
     ),
     getAppeal: db.prepare<[string], AppealRow>(`SELECT * FROM appeals WHERE id = ?`),
     auditPage: db.prepare<[number, number], { seq: number; at: number }>(`SELECT seq, at FROM privacy_audit WHERE seq > ? ORDER BY seq LIMIT ?`),
+    erasedPlayers: db.prepare<[string, number], { user_id: string; erased_at: number }>(`SELECT * FROM privacy_erased_players WHERE user_id > ? ORDER BY user_id LIMIT ?`),
+    forgetErased: db.prepare(`DELETE FROM privacy_erased_players WHERE user_id = ?`),
+    // sanctions_by_user: a player's sanctions (a handful); appeals_by_user; cases through the player's reports.
+    playerSanctions: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ?`),
+    playerAppealWaiting: db.prepare<[string], number>(`SELECT 1 FROM appeals WHERE user_id = ? AND state IN ('open', 'claimed') LIMIT 1`).pluck(),
+    playerCases: db.prepare<[string], CaseRow>(`SELECT * FROM cases WHERE id IN (SELECT DISTINCT case_id FROM reports WHERE user_id = ?)`),
+    caseReportIds: db.prepare<[string, string], string>(`SELECT id FROM reports WHERE user_id = ? AND case_id = ?`).pluck(),
     deleteAudit: db.prepare(`DELETE FROM privacy_audit WHERE seq = ?`),
   };
 
@@ -82,6 +89,25 @@ export function sqliteRetention(db: Database.Database, checkpoint: () => void): 
     if (q.activeSanction.get(c.id) !== undefined) return 'active_sanction';
     if (q.waitingAppeal.get(c.id) !== undefined) return 'open_appeal';
     return null;
+  };
+
+  /** The player's id on a case, its reports and its decisions' answers becomes `player`. */
+  const pseudonymiseCase = (c: CaseRecord, reportIds: string[], player: string) => {
+    q.caseUser.run(player, c.id);
+    for (const id of reportIds) q.reportUser.run(player, id);
+    q.reportCount.run(reportIds.length, c.userId);
+    q.noReports.run(c.userId);
+    for (const e of q.caseEvents.all(c.id)) {
+      const result = JSON.stringify(pseudonymisedResult(JSON.parse(e.result), c.userId, player));
+      if (result !== e.result) q.eventResult.run(result, e.seq);
+    }
+  };
+
+  /** The player's id on a sanction, its feed events and its appeal becomes `player`. */
+  const pseudonymiseSanction = (sanctionId: string, player: string) => {
+    q.sanctionUser.run(player, sanctionId);
+    q.feedUser.run(player, sanctionId);
+    q.appealUserOfSanction.run(player, sanctionId);
   };
 
   /** A case loses what `kind` takes; true when anything changed. */
@@ -117,20 +143,9 @@ export function sqliteRetention(db: Database.Database, checkpoint: () => void): 
     if (spec.text) for (const row of sanctions) if (rules.eraseSanction(row)) changed = true;
     if (spec.whole && !isPseudonym(c.userId)) {
       const player = newPseudonym();
-      q.caseUser.run(player, c.id);
-      for (const r of reports) q.reportUser.run(player, r.id);
-      q.reportCount.run(reports.length, c.userId);
-      q.noReports.run(c.userId);
-      for (const e of q.caseEvents.all(c.id)) {
-        const result = JSON.stringify(pseudonymisedResult(JSON.parse(e.result), c.userId, player));
-        if (result !== e.result) q.eventResult.run(result, e.seq);
-      }
+      pseudonymiseCase(c, reports.map((r) => r.id), player);
       // A sanction an undone approval set, lifted since: its feed events and appeal name the player too.
-      for (const s of sanctions) {
-        q.sanctionUser.run(player, s.id);
-        q.feedUser.run(player, s.id);
-        q.appealUserOfSanction.run(player, s.id);
-      }
+      for (const s of sanctions) pseudonymiseSanction(s.id, player);
       changed = true;
     }
     if (spec.message) {
@@ -249,12 +264,48 @@ export function sqliteRetention(db: Database.Database, checkpoint: () => void): 
     return nextRetentionCursor(st.kind, at, { full: rows.length === st.limit, last: due.at(-1)?.seq, stop: due.length < rows.length });
   };
 
+  /**
+   * Erased players, by id: each whose id nothing needs any more (no sanction active or scheduled,
+   * none started since `before`, no appeal waiting, no open case, no hold on them, their cases or
+   * sanctions) takes a pseudonym on the rows from before their erasure, and leaves the list.
+   */
+  const playerStep = (st: RetentionStep, at: RetentionPosition, out: RetentionStepOutcome): string | null => {
+    const holds = rules.holdsAt(st.at);
+    const after = at.phase === 'waiting' ? at.after : '';
+    const rows = q.erasedPlayers.all(after, st.limit);
+    for (const { user_id: userId, erased_at: erasedAt } of rows) {
+      out.examined += 1;
+      const sanctions = q.playerSanctions.all(userId);
+      const cases = q.playerCases.all(userId).map(toCase);
+      let reason: RetentionKeptReason | null = null;
+      if (holds.on([{ type: 'player', id: userId }, ...cases.map((c) => ({ type: 'case' as const, id: c.id })), ...sanctions.map((s) => ({ type: 'sanction' as const, id: s.id }))])) reason = 'legal_hold';
+      else if (sanctions.some((s) => s.state === 'active' || s.state === 'scheduled')) reason = 'active_sanction';
+      else if (q.playerAppealWaiting.get(userId) !== undefined) reason = 'open_appeal';
+      else if (cases.some((c) => c.state === 'open' || c.state === 'claimed')) reason = 'open_case';
+      // The ladder counts the sanctions started within its lookback, lifted ones aside (ladder.ts).
+      else if (sanctions.some((s) => s.state !== 'lifted' && (s.effective_at ?? s.created_at) >= st.before)) reason = 'ladder_lookback';
+      if (reason !== null) {
+        keep(out, reason);
+        continue;
+      }
+      // What the erasure covered: the rows from before it. Later cases and sanctions are other data.
+      const player = newPseudonym();
+      for (const c of cases) if (c.createdAt <= erasedAt) pseudonymiseCase(c, q.caseReportIds.all(userId, c.id), player);
+      for (const s of sanctions) if (s.created_at <= erasedAt) pseudonymiseSanction(s.id, player);
+      q.forgetErased.run(userId);
+      out.erased += 1;
+      out.erasedIds.push(userId);
+    }
+    return nextRetentionCursor(st.kind, at, { full: rows.length === st.limit, last: rows.at(-1)?.user_id });
+  };
+
   const step = (st: RetentionStep): RetentionStepOutcome => {
     const out = emptyOutcome();
     if (st.limit <= 0) return { ...out, cursor: st.cursor };
     const at = decodeRetentionCursor(st);
     if (isCaseRetentionKind(st.kind)) out.cursor = caseStep(st.kind, st, at, out);
     else if (st.kind === 'appealStatements') out.cursor = appealStep(st, at, out);
+    else if (st.kind === 'erasedPlayers') out.cursor = playerStep(st, at, out);
     else out.cursor = auditStep(st, at, out);
     return out;
   };

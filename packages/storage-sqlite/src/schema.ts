@@ -425,8 +425,9 @@ export const MIGRATIONS: string[] = [
   `,
   // 18 (retention, docs/privacy.md#retention): decided cases by state and decision time, and
   // decided appeals by decision time then id, for the retention sweep's pages; where each kind's
-  // last sweep stopped, and the cases and appeals something kept, examined again by every sweep.
-  // Open cases are not in the new index: a stored report does not pay for it.
+  // last sweep stopped, and the cases and appeals something kept, examined again by every sweep;
+  // the players an erasure named, until the sweep replaces their id by a pseudonym. Open cases are
+  // not in the new index: a stored report does not pay for it.
   `
   CREATE INDEX cases_decided ON cases(state, updated_at, id) WHERE state IN ('approved', 'dismissed');
   DROP INDEX appeals_decided;
@@ -440,6 +441,10 @@ export const MIGRATIONS: string[] = [
     kind TEXT NOT NULL,
     id TEXT NOT NULL,
     PRIMARY KEY (kind, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE privacy_erased_players (
+    user_id TEXT PRIMARY KEY,
+    erased_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
 ];

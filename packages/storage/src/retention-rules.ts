@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERASED_TEXT, type AnswerKeep, type RetentionKind, type RetentionStep } from './ports/privacy.js';
+import { ERASED_TEXT, type AnswerKeep, type RetentionSweepKind, type RetentionStep } from './ports/privacy.js';
 import type { CaseState, ReportRecord } from './ports/reports.js';
 import { eraseAnswers, eraseEvidenceLinks } from './privacy-scrub.js';
 
@@ -42,7 +42,7 @@ export const reportScrubChanged = (before: ScrubbedReport, after: ScrubbedReport
   JSON.stringify([before.answers, before.evidence, before.user, before.reporterId]) !== JSON.stringify([after.answers, after.evidence, after.user, after.reporterId]);
 
 /** The kinds the sweep applies to decided cases, and what each takes from one. */
-export type CaseRetentionKind = Exclude<RetentionKind, 'appealStatements' | 'auditEntries'>;
+export type CaseRetentionKind = Exclude<RetentionSweepKind, 'appealStatements' | 'auditEntries' | 'erasedPlayers'>;
 
 export interface CaseRetention {
   /** The decided states it applies to, in the order the sweep reads them. */
@@ -67,7 +67,7 @@ export const CASE_RETENTION: Record<CaseRetentionKind, CaseRetention> = {
   dismissedCases: { states: ['dismissed'], names: true, text: true, reporter: true, message: true, whole: true },
 };
 
-export const isCaseRetentionKind = (kind: RetentionKind): kind is CaseRetentionKind => kind in CASE_RETENTION;
+export const isCaseRetentionKind = (kind: RetentionSweepKind): kind is CaseRetentionKind => kind in CASE_RETENTION;
 
 /**
  * A decision's recorded answer (case_events' result) with the player's id replaced: an approval's
@@ -86,20 +86,21 @@ export function pseudonymisedResult(result: unknown, userId: string, pseudonym: 
  * Where a retention sweep of one kind is. A case kind reads the cases it kept before (`waiting`,
  * by id), then, state by state, the cases decided since the last sweep stopped (`new`, by decision
  * time and id, from the stored mark when `after` is null); appeals the same without states; audit
- * entries by seq.
+ * entries by seq; erased players by id (`waiting`: each is read by every sweep until it is done).
  */
 export type RetentionPosition =
   | { phase: 'waiting'; after: string }
   | { phase: 'new'; state: CaseState | null; after: [number, string] | null }
   | { phase: 'entries'; after: number };
 
-/** The states a kind's `new` phase reads, in order (null: appeals, which have none). */
-export function retentionStates(kind: RetentionKind): (CaseState | null)[] {
+/** The states a kind's `new` phase reads, in order (null: appeals, which have none; erased players have no `new` phase). */
+export function retentionStates(kind: RetentionSweepKind): (CaseState | null)[] {
+  if (kind === 'erasedPlayers') return [];
   return isCaseRetentionKind(kind) ? CASE_RETENTION[kind].states : [null];
 }
 
 /** The key of the stored mark where a kind's sweep (of one state) stopped. */
-export const retentionMarkKey = (kind: RetentionKind, state: CaseState | null): string => (state === null ? kind : `${kind}/${state}`);
+export const retentionMarkKey = (kind: RetentionSweepKind, state: CaseState | null): string => (state === null ? kind : `${kind}/${state}`);
 
 export function decodeRetentionCursor(step: Pick<RetentionStep, 'kind' | 'cursor'>): RetentionPosition {
   if (step.cursor !== null) return JSON.parse(step.cursor) as RetentionPosition;
@@ -111,13 +112,14 @@ export function decodeRetentionCursor(step: Pick<RetentionStep, 'kind' | 'cursor
  * full, else the next phase (the next state's `new`), else null (the sweep of this kind is done).
  * `last` is the page's last record's key; `stop` ends the phase early (audit entries not yet due).
  */
-export function nextRetentionCursor(kind: RetentionKind, at: RetentionPosition, page: { full: boolean; last: string | number | [number, string] | undefined; stop?: boolean }): string | null {
+export function nextRetentionCursor(kind: RetentionSweepKind, at: RetentionPosition, page: { full: boolean; last: string | number | [number, string] | undefined; stop?: boolean }): string | null {
   const encode = (p: RetentionPosition) => JSON.stringify(p);
   const more = page.full && page.last !== undefined && page.stop !== true;
   if (at.phase === 'entries') return more ? encode({ phase: 'entries', after: page.last as number }) : null;
   if (at.phase === 'waiting') {
     if (more) return encode({ phase: 'waiting', after: page.last as string });
-    return encode({ phase: 'new', state: retentionStates(kind)[0]!, after: null });
+    const first = retentionStates(kind)[0];
+    return first === undefined ? null : encode({ phase: 'new', state: first, after: null });
   }
   if (more) return encode({ ...at, after: page.last as [number, string] });
   const states = retentionStates(kind);

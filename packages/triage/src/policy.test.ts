@@ -95,6 +95,8 @@ describe('the triage policy', () => {
       dismissedCases: 90 * 86_400_000,
       appealStatements: 365 * 86_400_000,
       auditEntries: 3 * 365 * 86_400_000,
+      // An erased player's id: the ladder's lookback (P1Y by default) after their last sanction.
+      erasedPlayers: 365 * 86_400_000,
     });
     // One kind set, the rest their defaults; zero, weeks and seconds (tests) allowed.
     const some = load('some.json', { reportText: 'P30D', dismissedCases: 'P0D', caseMessages: 'P2W', auditEntries: 'PT1S' });

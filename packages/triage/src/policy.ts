@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDuration, parseSanctionDuration, SANCTION_LIMITS, STATEMENT_LIMITS, TRANSPARENCY_CATEGORIES } from '@rm/contracts';
-import type { RetentionKind } from '@rm/storage';
+import type { RetentionKind, RetentionSweepKind } from '@rm/storage';
 
 /** An ISO 8601 duration (`PT30M`, `PT4H`, `P1D`), kept as text in the policy; `durationMs` reads it. */
 const duration = z.string().refine((v) => (parseIsoDuration(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as PT30M, PT4H or P1D');
@@ -288,7 +288,11 @@ export function evidenceRetentionMs(policy: Pick<TriagePolicy, 'evidence'>): num
   return lookbackMs(policy.evidence.retention)!;
 }
 
-/** Milliseconds each kind of personal data lives (the policy's `retention`), for the retention sweep. */
-export function retentionMsOf(policy: Pick<TriagePolicy, 'retention'>): Record<RetentionKind, number> {
-  return Object.fromEntries(Object.entries(policy.retention).map(([kind, text]) => [kind, lookbackMs(text)!])) as Record<RetentionKind, number>;
+/**
+ * Milliseconds each kind of personal data lives (the policy's `retention`), for the retention
+ * sweep; an erased player's id, the ladder's lookback after their last sanction started.
+ */
+export function retentionMsOf(policy: Pick<TriagePolicy, 'retention' | 'ladder'>): Record<RetentionSweepKind, number> {
+  const kinds = Object.fromEntries(Object.entries(policy.retention).map(([kind, text]) => [kind, lookbackMs(text)!])) as Record<RetentionKind, number>;
+  return { ...kinds, erasedPlayers: lookbackMs(policy.ladder.lookback)! };
 }

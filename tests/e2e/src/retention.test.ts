@@ -243,6 +243,17 @@ describe('the retention sweep', () => {
     expect(messageOf(P4.name)).toBeUndefined();
     expect((await sys.get(`/v1/sanctions/${P2.id}`, admin.auth)).body).toMatchObject({ banned: true });
     expect(await transparency()).toEqual(before);
+
+    // An erasure leaves a player's id where a sanction may need it; once none does (P3's was
+    // lifted: the ladder does not count it), the next sweep ends it on their rows.
+    expect((await sys.cli(['privacy', 'erase', '--user', P3.id])).code).toBe(0);
+    expect((await sys.get(`/v1/reports/${P3.id}`, admin.auth)).body).toMatchObject({ count: 1 });
+    const ended = await sys.cli(['privacy', 'sweep', '--json']);
+    expect(JSON.parse(ended.stdout).kinds.erasedPlayers).toMatchObject({ examined: 1, erased: 1 });
+    expect((await sys.get(`/v1/reports/${P3.id}`, admin.auth)).body).toMatchObject({ count: 0, reports: [] });
+    expect((await sys.get(`/v1/sanctions/${P3.id}`, admin.auth)).body).toMatchObject({ banned: false, sanctions: [] });
+    expect((await caseView(three.caseId)).userId).toMatch(/^erased-/);
+    expect(await transparency()).toEqual(before);
   });
 
   it('refuses a policy with a bad retention at start, naming the field', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERASED_TEXT, RETENTION_KINDS } from '../index.js';
-import type { AnswerKeep, CaseRecord, RetentionKind, RetentionStepOutcome, Store } from '../index.js';
+import type { AnswerKeep, CaseRecord, PrivacySubject, RetentionStepOutcome, RetentionSweepKind, Store } from '../index.js';
 import { caseMover, report } from './fixtures.contract.js';
 import { statementFixture } from './statements.contract.js';
 
@@ -11,7 +11,7 @@ const FIGURES = { categoryQuestionId: 'category', categories: KEEP.categories, d
 type Sum = Omit<RetentionStepOutcome, 'cursor'> & { steps: number };
 
 /** A whole sweep of one kind, `limit` records per step, summed. */
-async function sweep(store: Store, kind: RetentionKind, before: number, options: { limit?: number; dryRun?: boolean; at?: number } = {}): Promise<Sum> {
+async function sweep(store: Store, kind: RetentionSweepKind, before: number, options: { limit?: number; dryRun?: boolean; at?: number } = {}): Promise<Sum> {
   const sum: Sum = { examined: 0, erased: 0, kept: {}, evidenceItems: 0, unheldBlobs: [], caseMessages: [], erasedIds: [], steps: 0 };
   for (let cursor: string | null = null; sum.steps < 1_000; ) {
     const out = await store.sweepRetention({ kind, before, cursor, limit: options.limit ?? 100, keep: KEEP, at: options.at ?? 50_000, dryRun: options.dryRun ?? false });
@@ -27,6 +27,15 @@ async function sweep(store: Store, kind: RetentionKind, before: number, options:
     cursor = out.cursor;
   }
   throw new Error(`the ${kind} sweep did not end`);
+}
+
+/** A whole erasure of a subject at `at` (privacy.contract.ts has the rest of erasure's contract). */
+async function erase(store: Store, subject: PrivacySubject, at: number): Promise<void> {
+  for (let cursor: string | null = null; ; ) {
+    const out = await store.eraseSubject({ subject, cursor, limit: 100, keep: KEEP, pseudonym: 'erased-reporter', at, dryRun: false });
+    if (out.cursor === null) return;
+    cursor = out.cursor;
+  }
 }
 
 /** A report with free text, a category, names and an evidence link. */
@@ -190,6 +199,48 @@ export function describeRetentionContract(name: string, makeStore: () => Promise
       expect((await store.privacyAudit(0, 10)).map((e) => e.requestId)).toEqual(['req-3000', 'req-30000']);
       expect(await sweep(store, 'auditEntries', 10_000)).toMatchObject({ examined: 1, erased: 1 });
       expect((await store.privacyAudit(0, 10)).map((e) => e.requestId)).toEqual(['req-30000']);
+    });
+
+    it("an erased player's id becomes one pseudonym on the rows from before the erasure once no sanction needs it: not while one is active, nor within the ladder's lookback, nor under a hold", async () => {
+      await store.saveReports([personal('ep-1', 'ep', 1_000, 'rep-7')]);
+      await store.transitionCase(move(await caseOf('ep-1'), 'approved', { ban: 'set', sanction: { reason: 'r', expiresAt: 5_500, kind: 'ban', blocksLogin: true, category: 'cheating' } }));
+      await store.saveReports([personal('ep-2', 'ep', 2_000, 'rep-7')]);
+      await store.transitionCase(move(await caseOf('ep-2'), 'dismissed'));
+      const ban = (await store.sanctionsOfUser('ep'))[0]!;
+      await store.saveReports([personal('eq-1', 'eq', 1_000, 'rep-8')]);
+      const held = (await store.transitionCase(move(await caseOf('eq-1'), 'dismissed')))!;
+      await store.placeHold({ id: 'hold-eq', target: { type: 'case', id: held.id }, reason: 'court order', until: null, placedBy: 'admin', placedAt: 10_000 });
+      await erase(store, { kind: 'player', userId: 'ep' }, 50_000);
+      await erase(store, { kind: 'player', userId: 'eq' }, 50_000);
+      // A report after the erasure: other data, which keeps the player's id.
+      await store.saveReports([personal('ep-3', 'ep', 60_000, 'rep-7')]);
+      const later = (await store.transitionCase(move(await caseOf('ep-3'), 'dismissed')))!;
+
+      // The ban is active: enforcement asks by the id.
+      expect(await sweep(store, 'erasedPlayers', 0, { at: 70_000 })).toMatchObject({ examined: 2, erased: 0, kept: { active_sanction: 1, legal_hold: 1 } });
+      expect(await store.isBanned('ep')).toBe(true);
+      // Expired, it still counts for the ladder while it started within the lookback.
+      await store.expireSanction({ sanctionId: ban.id, at: 6_000, sourceId: 'expire-ep', effects: [] });
+      expect(await sweep(store, 'erasedPlayers', 5_000, { at: 70_000, dryRun: true })).toMatchObject({ examined: 2, erased: 0, kept: { ladder_lookback: 1, legal_hold: 1 } });
+      const out = await sweep(store, 'erasedPlayers', 5_001, { at: 70_000, limit: 1 });
+      expect(out).toMatchObject({ examined: 2, erased: 1, erasedIds: ['ep'], kept: { legal_hold: 1 } });
+
+      const [first, second] = [await caseOf('ep-1'), await caseOf('ep-2')];
+      expect(first.userId).toMatch(/^erased-/);
+      expect(second.userId).toBe(first.userId);
+      expect((await store.getReport('ep-2'))!.userId).toBe(first.userId);
+      expect((await store.getSanction(ban.id))!).toMatchObject({ userId: first.userId, state: 'expired' });
+      expect((await store.sanctionEventsOf(ban.id)).every((e) => e.userId === first.userId)).toBe(true);
+      // What came after the erasure keeps the id; the list by player shows only it.
+      expect((await store.getCase(later.id))!.userId).toBe('ep');
+      expect((await store.listReportsByUser('ep', { offset: 0, limit: 10 })).reports.map((r) => r.id)).toEqual(['ep-3']);
+      expect(await store.sanctionsOfUser('ep')).toEqual([]);
+      // Done: the next sweep examines only the held one; released, it goes too.
+      expect(await sweep(store, 'erasedPlayers', 5_001, { at: 70_000 })).toMatchObject({ examined: 1, erased: 0 });
+      await store.releaseHold({ id: 'hold-eq', by: 'admin', reason: null, at: 71_000 });
+      expect(await sweep(store, 'erasedPlayers', 5_001, { at: 72_000 })).toMatchObject({ examined: 1, erased: 1 });
+      expect((await store.getCase(held.id))!.userId).toMatch(/^erased-/);
+      expect(await sweep(store, 'erasedPlayers', 5_001, { at: 72_000 })).toMatchObject({ examined: 0 });
     });
 
     it('a case undone after a sweep kept it leaves the waiting list; decided again, its time counts from the new decision', async () => {

@@ -166,13 +166,31 @@ export const ERASED_TEXT = '[erased]';
 export const RETENTION_KINDS = ['directoryNames', 'reportText', 'reporterIdentity', 'caseMessages', 'dismissedCases', 'appealStatements', 'auditEntries'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
-/** Why the retention sweep left something past its time: a legal hold, a sanction still active, an appeal still waiting for its decision. */
-export type RetentionKeptReason = 'legal_hold' | 'active_sanction' | 'open_appeal';
+/**
+ * What a retention sweep goes through: the policy's kinds, then `erasedPlayers`: the players an
+ * erasure named, whose id stays on their rows while a sanction needs it (the ban API asks by it,
+ * the ladder counts by it). Once none does (no sanction active or scheduled, none started within the
+ * ladder's lookback, no appeal waiting, no open case, no hold), the id on the rows from before the
+ * erasure (cases, reports, decisions' answers, sanctions, their feed events and appeals) becomes
+ * a pseudonym, one per player.
+ */
+export const RETENTION_SWEEP_KINDS = [...RETENTION_KINDS, 'erasedPlayers'] as const;
+export type RetentionSweepKind = (typeof RETENTION_SWEEP_KINDS)[number];
 
-/** One step of a retention sweep of one kind: at most `limit` cases (appeals, audit entries) in one transaction. */
+/**
+ * Why the retention sweep left something past its time: a legal hold, a sanction still active, an
+ * appeal still waiting for its decision; for an erased player also a sanction within the ladder's
+ * lookback, and a case still open.
+ */
+export type RetentionKeptReason = 'legal_hold' | 'active_sanction' | 'open_appeal' | 'ladder_lookback' | 'open_case';
+
+/** One step of a retention sweep of one kind: at most `limit` cases (appeals, audit entries, players) in one transaction. */
 export interface RetentionStep {
-  kind: RetentionKind;
-  /** What counts from a time (a case's decision, an appeal's decision, an audit entry's time) before this goes. */
+  kind: RetentionSweepKind;
+  /**
+   * What counts from a time (a case's decision, an appeal's decision, an audit entry's time) before
+   * this goes; for erasedPlayers, the start of the ladder's lookback (a sanction started since keeps the player's id).
+   */
   before: number;
   /** Where the sweep is (the previous step's cursor); null to start: where the last sweep of this kind left off. */
   cursor: string | null;
@@ -186,7 +204,7 @@ export interface RetentionStep {
 }
 
 export interface RetentionStepOutcome {
-  /** Cases (appeals, audit entries) whose time had come, read in this step. */
+  /** Cases (appeals, audit entries, erased players) whose time had come, read in this step. */
   examined: number;
   /** Of those, the ones whose data went (or would): a case, appeal or entry with nothing left to erase is examined, not erased. */
   erased: number;
@@ -197,7 +215,7 @@ export interface RetentionStepOutcome {
   unheldBlobs: string[];
   /** caseMessages, dismissedCases: the chat messages of the erased cases, to be rewritten without the player. */
   caseMessages: (CaseMessageRecord & { state: CaseState; reports: number })[];
-  /** Ids of the reports, cases and appeals erased: finished queue jobs naming them go too. */
+  /** Ids of the reports, cases and appeals erased (for erasedPlayers, the players): finished queue jobs naming them go too. */
   erasedIds: string[];
   /** The next step's cursor; null when this kind is done for this sweep. */
   cursor: string | null;
@@ -230,7 +248,8 @@ export interface PrivacyStore {
    * pseudonym, and free text), their captured evidence is marked deleted, unless a hold keeps them.
    * The last step (cursor null in the answer) also erases the rest: the player's directory record,
    * appeal statements and reasons, sanction reasons and evidence (an active sanction stays
-   * enforceable: its user, kind, times and state stay), the reporter's credibility and outcomes.
+   * enforceable: its user, kind, times and state stay), the reporter's credibility and outcomes;
+   * and records the player as erased, for the retention sweep's `erasedPlayers`.
    * Repeating an erasure changes nothing more. A dry run answers the same and writes nothing.
    */
   eraseSubject(step: ErasureStep): Promise<ErasureStepOutcome>;

@@ -5,7 +5,7 @@ import { evidenceConfigShape, noHashLock, openBlobStore, redisHashLock } from '@
 import { chatConfigShape, createChatPlatform } from '@rm/platforms';
 import { describeSubject, eraseSubject, exportSubject, holdTargetOf, placeHold, releaseHold, subjectOf, sweepRetention, type FinishedJobsQueue } from '@rm/privacy';
 import { commonConfig, loadConfig } from '@rm/runtime';
-import { RETENTION_KINDS, type AnswerKeep, type PrivacySubject } from '@rm/storage';
+import { RETENTION_SWEEP_KINDS, type AnswerKeep, type PrivacySubject } from '@rm/storage';
 import { policyFromEnv, retentionMsOf } from '@rm/triage';
 import { CliError, print, table, type CliContext } from '../context.js';
 
@@ -143,10 +143,11 @@ export function privacyCommand(ctx: () => CliContext): Command {
         if (o.json) return print(JSON.stringify(answer));
         table(
           ['KIND', 'RETENTION', 'BEFORE', 'EXAMINED', dryRun ? 'WOULD ERASE' : 'ERASED', 'KEPT'],
-          RETENTION_KINDS.map((kind) => {
+          RETENTION_SWEEP_KINDS.map((kind) => {
             const k = answer.kinds[kind];
             const kept = Object.entries(k.kept).map(([reason, n]) => `${n} ${reason}`).join(', ');
-            return [kind, policy.retention[kind], new Date(k.before).toISOString(), String(k.examined), String(k.erased), kept || '-'];
+            const retention = kind === 'erasedPlayers' ? `${policy.ladder.lookback} (ladder)` : policy.retention[kind];
+            return [kind, retention, new Date(k.before).toISOString(), String(k.examined), String(k.erased), kept || '-'];
           }),
         );
         const verb = dryRun ? 'would rewrite' : 'rewrote';
