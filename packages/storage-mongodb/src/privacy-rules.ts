@@ -86,18 +86,19 @@ export async function deleteReportEvidence(c: Collections, session: ClientSessio
       await c.evidence.updateOne({ _id: item._id }, { $set: { detail: null } }, { session });
     }
   }
-  if (write) await scrubEvidenceAuditDetails(c, session, reportId);
+  if (write) await scrubEvidenceAuditDetails(c, session, [reportId]);
   return out;
 }
 
-/** The failure details of a report's evidence items and of their audit entries cleared (deletion notes stay). */
-export async function scrubEvidenceDetails(c: Collections, session: ClientSession, reportId: string): Promise<void> {
-  await c.evidence.updateMany({ reportId, detail: { $ne: null } }, { $set: { detail: null } }, { session });
-  await scrubEvidenceAuditDetails(c, session, reportId);
+/** The failure details of these reports' evidence items and of their audit entries cleared (deletion notes stay). */
+export async function scrubEvidenceDetails(c: Collections, session: ClientSession, reportIds: string[]): Promise<void> {
+  if (reportIds.length === 0) return;
+  await c.evidence.updateMany({ reportId: { $in: reportIds }, detail: { $ne: null } }, { $set: { detail: null } }, { session });
+  await scrubEvidenceAuditDetails(c, session, reportIds);
 }
 
-const scrubEvidenceAuditDetails = (c: Collections, session: ClientSession, reportId: string) =>
-  c.evidenceAudit.updateMany({ reportId, action: { $ne: 'evidence.deleted' }, detail: { $ne: null } }, { $set: { detail: null } }, { session });
+const scrubEvidenceAuditDetails = (c: Collections, session: ClientSession, reportIds: string[]) =>
+  c.evidenceAudit.updateMany({ reportId: { $in: reportIds }, action: { $ne: 'evidence.deleted' }, detail: { $ne: null } }, { $set: { detail: null } }, { session });
 
 /** Of these hashes, those no captured item other than `deletedIds` holds: their bytes may go. */
 export async function unheldOf(c: Collections, session: ClientSession, hashes: Iterable<string>, deletedIds: string[]): Promise<string[]> {

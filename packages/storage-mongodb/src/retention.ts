@@ -1,4 +1,4 @@
-import type { ClientSession, MongoClient } from 'mongodb';
+import type { AnyBulkWriteOperation, ClientSession, MongoClient } from 'mongodb';
 import type { CaseState, RetentionKeptReason, RetentionStep, RetentionStepOutcome, Store } from '@rm/storage';
 import {
   CASE_RETENTION,
@@ -15,7 +15,7 @@ import {
   type RetentionPosition,
 } from '@rm/storage/adapter';
 import type { Collections } from './collections.js';
-import { toAppeal, toCaseMessage, toReport, type AppealDoc, type CaseDoc } from './documents.js';
+import { toAppeal, toCaseMessage, toReport, type AppealDoc, type CaseDoc, type ReportDoc, type ReportOutcomeDoc } from './documents.js';
 import { caseIdIn, numberIn } from './partial-filters.js';
 import { deleteReportEvidence, eraseAppeal, eraseSanction, heldCases, holdsAt, scrubEvidenceDetails, unheldOf } from './privacy-rules.js';
 import { toSanction } from './sanctions.js';
@@ -62,11 +62,13 @@ export function retentionMethods(client: MongoClient, c: Collections): Pick<Stor
 
   /** The player's id on a case, its reports, its decisions (and their answers) and its SLA breaches becomes `player`. */
   const pseudonymiseCase = async (kase: Pick<CaseDoc, '_id' | 'userId'>, reportIds: string[], player: string, session: ClientSession) => {
-    // A new shard key value: one document at a time, named by its old key, inside the transaction (as MongoDB requires).
+    // A new shard key value: single-document updates, each named by its old key, inside the
+    // transaction (as MongoDB requires); the reports' in one bulk write, one round trip.
     await c.cases.updateOne({ _id: kase._id, userId: kase.userId }, { $set: { userId: player } }, { session });
-    for (const id of reportIds) await c.reports.updateOne({ _id: id, userId: kase.userId }, { $set: { userId: player } }, { session });
-    for (const e of await c.events.find({ caseId: kase._id }, { session }).sort({ caseId: 1, seq: 1 }).toArray()) {
-      await c.events.updateOne({ _id: e._id }, { $set: { userId: player, result: pseudonymisedResult(e.result, kase.userId, player) } }, { session });
+    if (reportIds.length > 0) await c.reports.bulkWrite(reportIds.map((id) => ({ updateOne: { filter: { _id: id, userId: kase.userId }, update: { $set: { userId: player } } } })), { session });
+    const events = await c.events.find({ caseId: kase._id }, { session }).sort({ caseId: 1, seq: 1 }).toArray();
+    if (events.length > 0) {
+      await c.events.bulkWrite(events.map((e) => ({ updateOne: { filter: { _id: e._id }, update: { $set: { userId: player, result: pseudonymisedResult(e.result, kase.userId, player) } } } })), { session });
     }
     // A case's SLA breaches are `<case id>:<opening id>`.
     await c.slaBreaches.updateMany({ _id: { $gte: `${kase._id}:`, $lt: `${kase._id};` } }, { $set: { userId: player } }, { session });
@@ -92,17 +94,22 @@ export function retentionMethods(client: MongoClient, c: Collections): Pick<Stor
       if (!pseudonyms.has(key)) pseudonyms.set(key, newPseudonym());
       return pseudonyms.get(key)!;
     };
+    // The reports' changes in one bulk write each (a round trip, not one per report), with the shard key (userId).
+    const reportWrites: AnyBulkWriteOperation<ReportDoc>[] = [];
+    const outcomeWrites: AnyBulkWriteOperation<ReportOutcomeDoc>[] = [];
     for (const r of reports) {
       const reporter = spec.reporter && !isPseudonym(r.reporterId) ? pseudonymOf(r.reporterPlatform, r.reporterId) : null;
       const next = scrubbedReport(r, { names: spec.names, text: spec.text, reporter }, st.keep);
-      if (reportScrubChanged(r, next)) {
-        changed = true;
-        // With the shard key (userId), as every write to a sharded `reports`.
-        await c.reports.updateOne({ _id: r.id, userId: r.userId }, { $set: next }, { session });
-        if (reporter !== null) await c.reportOutcomes.updateOne({ _id: r.id }, { $set: { reporterId: reporter } }, { session });
-      }
-      if (spec.text) await scrubEvidenceDetails(c, session, r.id);
-      if (spec.whole) {
+      if (!reportScrubChanged(r, next)) continue;
+      changed = true;
+      reportWrites.push({ updateOne: { filter: { _id: r.id, userId: r.userId }, update: { $set: next } } });
+      if (reporter !== null) outcomeWrites.push({ updateOne: { filter: { _id: r.id }, update: { $set: { reporterId: reporter } } } });
+    }
+    if (reportWrites.length > 0) await c.reports.bulkWrite(reportWrites, { session });
+    if (outcomeWrites.length > 0) await c.reportOutcomes.bulkWrite(outcomeWrites, { session });
+    if (spec.text) await scrubEvidenceDetails(c, session, reports.map((r) => r.id));
+    if (spec.whole) {
+      for (const r of reports) {
         const deleted = await deleteReportEvidence(c, session, r.id, st.at, RETENTION_NOTE, true);
         out.evidenceItems += deleted.items;
         evidence.ids.push(...deleted.ids);
