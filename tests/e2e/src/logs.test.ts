@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakePlatform } from './fake-platform.js';
-import { APPS, System, type AppName, type Key } from './harness.js';
+import { APPS, runNode, System, type AppName, type Key } from './harness.js';
 import { TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // docs/privacy.md (Logs): the processes log ids, counts and errors, never report text, appeal text,
@@ -157,5 +157,13 @@ describe('logs', () => {
     // The retention sweep's line is there, with counts.
     expect(logs['evidence']).toMatch(/"msg":"retention sweep"/);
     for (const text of cli) for (const secret of secrets) expect(text.includes(secret), `the CLI's stderr holds ${secret}`).toBe(false);
+  });
+
+  it('a process refusing a bad secret at start names it, not its value', async () => {
+    const short = 'too-short-secret-Gf5h';
+    const worker = await runNode(APPS.evidence, [], { ...sys.env, EVIDENCE_TOKEN_SECRET: short });
+    expect(worker.code).toBe(1);
+    expect(worker.stderr).toContain(`evidence-worker: invalid configuration: EVIDENCE_TOKEN_SECRET: must be at least 32 characters (got ${short.length} characters, not shown)`);
+    expect(worker.stderr + worker.stdout).not.toContain(short);
   });
 });
