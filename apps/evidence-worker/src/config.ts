@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { evidenceConfigShape } from '@rm/evidence';
+import { chatConfigShape } from '@rm/platforms';
 import { commonConfig, env, workerConfigShape } from '@rm/runtime';
 import { triageConfigShape } from '@rm/triage';
 
@@ -10,7 +11,9 @@ export const evidenceWorkerConfig = commonConfig.extend({
   /** Capture jobs run at once by this process; each keeps its items (up to 20) at once, waiting mostly on the network. */
   EVIDENCE_CONCURRENCY: env.positiveInt(5),
   ...evidenceConfigShape,
-  /** The policy: its `evidence.retention` times the daily sweep. */
+  /** The policy: its `evidence.retention` times the daily evidence sweep, its `retention` the retention sweep. */
   ...triageConfigShape,
+  /** The chat platform whose case messages the retention sweep rewrites without the player. */
+  ...chatConfigShape,
 });
 export type EvidenceWorkerConfig = z.infer<typeof evidenceWorkerConfig>;

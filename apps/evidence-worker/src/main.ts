@@ -1,9 +1,11 @@
 import type { Job } from 'bullmq';
 import { QUEUES } from '@rm/contracts';
 import { dnsResolver, guardedFetch, keepItems, openBlobStore, parseAllowList, recordKeepFailure, redisHashLock, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
+import { createChatPlatform } from '@rm/platforms';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage-factory';
 import { evidenceWorkerConfig } from './config.js';
+import { runRetentionSweep, scheduleRetention } from './retention.js';
 import { runSweep, scheduleSweep } from './sweep.js';
 
 let logger: Logger | undefined;
@@ -30,12 +32,17 @@ runMain('evidence-worker', async () => {
   };
   const queue = openQueue('evidence', redis, config.KEY_PREFIX);
   await scheduleSweep(queue);
+  await scheduleRetention(queue);
+  // The retention sweep removes finished jobs naming what it erased (an intake job holds whole reports).
+  const finished = [queue, ...(['intake', 'decisions', 'notifications', 'notificationsDead'] as const).map((key) => openQueue(key, redis, config.KEY_PREFIX))];
+  const retention = { store, blobs, lock, chat: createChatPlatform(config, store), queues: finished, log };
   const lastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? QUEUES.evidence.attempts);
 
   consume(
     'evidence',
     async (payload, job) => {
       if (payload.kind === 'sweep') return runSweep({ store, blobs, lock, log }, config);
+      if (payload.kind === 'retention') return runRetentionSweep(retention, config.TRIAGE_POLICY);
       const kept = await keepItems(deps, payload.items, lastAttempt(job));
       for (const item of kept) log.info({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure, sha256: item.sha256 }, 'evidence settled');
       return kept.map((item) => ({ reportId: item.reportId, index: item.index, state: item.state, failure: item.failure }));
@@ -47,7 +54,7 @@ runMain('evidence-worker', async () => {
         const parsed = QUEUES.evidence.payload.safeParse(job.data);
         if (parsed.success && parsed.data.kind === 'capture') for (const item of parsed.data.items) await recordKeepFailure(store, item, err);
       },
-      closers: [() => queue.close(), () => blobs.close()],
+      closers: [...finished.map((q) => () => q.close()), () => blobs.close()],
     },
   );
   log.info({ concurrency: config.EVIDENCE_CONCURRENCY, store: blobs.kind }, 'evidence worker running');

@@ -18,12 +18,14 @@ export const CAPTURE_ITEMS_PER_JOB = 20;
  * Payload of a job on the evidence queue. `capture`: evidence items to keep (docs/evidence.md),
  * each a `url` to fetch or an `s3Upload` to check, queued by the intake worker once their reports
  * are stored: one job per intake job (per CAPTURE_ITEMS_PER_JOB items), so keeping evidence costs
- * intake one queued job per batch, not one per report. `sweep`: the daily retention sweep.
+ * intake one queued job per batch, not one per report. `sweep`: the daily evidence retention
+ * sweep. `retention`: the daily retention sweep of personal data (docs/privacy.md#retention).
  */
 export const EvidenceJob = z.discriminatedUnion('kind', [
   /** The items of one intake job (CAPTURE_ITEMS_PER_JOB at most), kept at once. */
   z.object({ kind: z.literal('capture'), items: z.array(CaptureItem).min(1).max(CAPTURE_ITEMS_PER_JOB) }),
   z.object({ kind: z.literal('sweep') }),
+  z.object({ kind: z.literal('retention') }),
 ]);
 export type EvidenceJob = z.infer<typeof EvidenceJob>;
 export type CaptureJob = Extract<EvidenceJob, { kind: 'capture' }>;
@@ -32,7 +34,8 @@ export type CaptureJob = Extract<EvidenceJob, { kind: 'capture' }>;
  * A capture job is named after its first item: an intake job redelivered queues the same items in
  * the same jobs, which adds nothing while the first jobs are kept.
  */
-export const evidenceJobId = (job: EvidenceJob) => (job.kind === 'capture' ? `capture-${job.items[0]!.reportId}-${job.items[0]!.index}` : 'evidence-sweep');
+export const evidenceJobId = (job: EvidenceJob) =>
+  job.kind === 'capture' ? `capture-${job.items[0]!.reportId}-${job.items[0]!.index}` : job.kind === 'sweep' ? 'evidence-sweep' : 'retention-sweep';
 
 /** Cited upload URLs start with this (`evidence-upload:<signed token>`, from POST /v1/evidence/uploads). */
 export const UPLOAD_URL_SCHEME = 'evidence-upload:';

@@ -47,3 +47,12 @@ export function approvalDmText(): string {
 export function dismissalDmText(reason: string | undefined): string {
   return reason ? `Your report was reviewed and dismissed: ${reason}` : 'Your report was reviewed and dismissed.';
 }
+
+/**
+ * What a decided case's chat message says once the retention policy ended its details
+ * (docs/privacy.md#retention): the decision and the count, without the player, the moderator or the
+ * reports.
+ */
+export function retainedCaseText(state: string, reports: number): string {
+  return `Case: ${reports} report(s), ${state}. Its details were removed under the retention policy.`;
+}

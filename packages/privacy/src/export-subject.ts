@@ -61,20 +61,21 @@ export async function exportSubject(deps: ExportDeps, subject: PrivacySubject, a
         ? 'Reports about the player: the reporter, the answers, evidence links, the name the player had then, and each kept evidence item'
         : "The reporter's reports: the player reported, their answers and evidence links, and each kept evidence item",
       why: 'Moderators decide on them; the category counts in triage and in the DSA transparency figures',
-      retention: 'Until erased; kept evidence bytes for the policy\'s evidence.retention after the case is decided',
+      retention:
+        "After the case is decided, for the policy's retention: names (retention.directoryNames), free text and links (retention.reportText), the reporter's id (retention.reporterIdentity, then a pseudonym), a dismissed case's all of it (retention.dismissedCases); kept evidence bytes for evidence.retention; never while a hold, an active sanction or a waiting appeal keeps the case; sooner if erased",
       items: reports,
     },
     ...(player
       ? [
-          { part: 'cases', what: "The player's cases and every decision on them (moderator, action, time)", why: 'The moderation record and its audit', retention: 'Kept: no free text', items: records.cases },
+          { part: 'cases', what: "The player's cases and every decision on them (moderator, action, time)", why: 'The moderation record and its audit', retention: "Kept: no free text; a dismissed case's player id becomes a pseudonym after the policy's retention.dismissedCases", items: records.cases },
           {
             part: 'sanctions',
             what: "Restrictions of the player with their statement of reasons",
             why: 'Enforcement (the ban API), the penalty ladder and the DSA statements of reasons',
-            retention: 'Kept while active and for the ladder; free text until erased',
+            retention: "Kept while active and for the ladder; free text for the policy's retention.reportText after the case's decision once ended, or until erased",
             items: records.sanctions,
           },
-          { part: 'appeals', what: "The player's appeals: their statement and the reviewer's decision", why: 'Redress (DSA Art. 20)', retention: 'Until erased', items: records.appeals },
+          { part: 'appeals', what: "The player's appeals: their statement and the reviewer's decision", why: 'Redress (DSA Art. 20)', retention: "The statement and the reviewer's reason for the policy's retention.appealStatements after the decision, or until erased", items: records.appeals },
           { part: 'holds', what: 'Legal holds on the player, their cases or sanctions', why: 'A legal obligation or claim keeps the data they hold', retention: 'Until released or ended', items: records.holds },
         ]
       : [
@@ -85,7 +86,7 @@ export async function exportSubject(deps: ExportDeps, subject: PrivacySubject, a
             retention: 'Until erased',
             items: records.reporterStats ? [records.reporterStats] : [],
           },
-          { part: 'report_outcomes', what: 'What the reporter was told of their reports (action taken or not)', why: 'DSA Art. 16(5): notice of the decision', retention: 'Until erased', items: records.outcomes },
+          { part: 'report_outcomes', what: 'What the reporter was told of their reports (action taken or not)', why: 'DSA Art. 16(5): notice of the decision', retention: "The reporter's id for the policy's retention.reporterIdentity after the decision (then a pseudonym), or until erased", items: records.outcomes },
         ]),
   ];
   const requestId = randomUUID();

@@ -13,6 +13,19 @@ export function withoutPassword(value: string | undefined): string | undefined {
   return value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@\s]*@/i, '$1:***@');
 }
 
+/**
+ * Variables whose value is a credential (`EVIDENCE_TOKEN_SECRET`, `CHAT_TOKEN`, `DECISION_WEBHOOK_SECRET`,
+ * `EVIDENCE_S3_SECRET_ACCESS_KEY`...): a message about one names it and its length, never its value,
+ * since the message is what a process prints on stderr, into the logs (docs/privacy.md#logs).
+ */
+export const SECRET_VARIABLE = /SECRET|TOKEN|PASSWORD/;
+
+/** What a configuration error says it got: the value, a URL without its password, or only a secret's length. */
+function received(name: string, value: string | undefined): string {
+  if (value !== undefined && SECRET_VARIABLE.test(name)) return `${value.length} characters, not shown`;
+  return JSON.stringify(withoutPassword(value) ?? null);
+}
+
 /** Variables renamed since an earlier release: the old name still works when the new one is unset (CHANGELOG.md). */
 const RENAMED: Record<string, string> = { KEY_PREFIX: 'QUEUE_PREFIX' };
 
@@ -40,7 +53,8 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
   }
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
-    return `${name}: ${issue.message} (got ${JSON.stringify(withoutPassword(input[String(issue.path[0])]) ?? null)})`;
+    const variable = String(issue.path[0]);
+    return `${name}: ${issue.message} (got ${received(variable, input[variable])})`;
   });
   throw new ConfigError(lines);
 }

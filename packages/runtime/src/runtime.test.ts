@@ -149,6 +149,17 @@ describe('loadConfig + commonConfig', () => {
     expect(err.lines.find((l) => l.startsWith('FEATURE:'))).toContain('must be true or false');
   });
 
+  it('names a bad secret and its length, never its value (it goes to stderr, into the logs)', () => {
+    const schema = z.object({ EVIDENCE_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'), CHAT_TOKEN: z.string().min(20), DB_PASSWORD: z.string().min(20) });
+    const err = configError(() => loadConfig(schema, { EVIDENCE_TOKEN_SECRET: 'short-secret-Xq1', CHAT_TOKEN: 'tok-Yw2', DB_PASSWORD: 'pw-Zr3' }));
+    expect(err.lines).toEqual([
+      'EVIDENCE_TOKEN_SECRET: must be at least 32 characters (got 16 characters, not shown)',
+      expect.stringMatching(/^CHAT_TOKEN: .* \(got 7 characters, not shown\)$/),
+      expect.stringMatching(/^DB_PASSWORD: .* \(got 6 characters, not shown\)$/),
+    ]);
+    for (const secret of ['short-secret-Xq1', 'tok-Yw2', 'pw-Zr3']) expect(err.message).not.toContain(secret);
+  });
+
   it('reads process.env when no env object is given', () => {
     vi.stubEnv('RM_TEST_ONLY_VAR', 'from-process-env');
     try {

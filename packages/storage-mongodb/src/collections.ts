@@ -25,7 +25,7 @@ import type {
   SlaBreachDoc,
   UserDoc,
 } from './documents.js';
-import type { HoldDoc, PrivacyAuditDoc } from './privacy-documents.js';
+import type { ErasedPlayerDoc, HoldDoc, PrivacyAuditDoc, RetentionMarkDoc, RetentionWaitingDoc } from './privacy-documents.js';
 
 /** Collection names in the database. */
 export const COLLECTION_NAMES = {
@@ -54,6 +54,9 @@ export const COLLECTION_NAMES = {
   settlements: 'settlements',
   privacyHolds: 'privacy_holds',
   privacyAudit: 'privacy_audit',
+  retentionMarks: 'retention_marks',
+  retentionWaiting: 'retention_waiting',
+  erasedPlayers: 'privacy_erased_players',
 } as const;
 
 /** Typed handles on every collection of the store. */
@@ -83,6 +86,9 @@ export interface Collections {
   settlements: Collection<SettlementDoc>;
   privacyHolds: Collection<HoldDoc>;
   privacyAudit: Collection<PrivacyAuditDoc>;
+  retentionMarks: Collection<RetentionMarkDoc>;
+  retentionWaiting: Collection<RetentionWaitingDoc>;
+  erasedPlayers: Collection<ErasedPlayerDoc>;
 }
 
 export function collectionsOf(db: Db): Collections {
@@ -113,6 +119,9 @@ export function collectionsOf(db: Db): Collections {
     settlements: db.collection<SettlementDoc>(n.settlements),
     privacyHolds: db.collection<HoldDoc>(n.privacyHolds),
     privacyAudit: db.collection<PrivacyAuditDoc>(n.privacyAudit),
+    retentionMarks: db.collection<RetentionMarkDoc>(n.retentionMarks),
+    retentionWaiting: db.collection<RetentionWaitingDoc>(n.retentionWaiting),
+    erasedPlayers: db.collection<ErasedPlayerDoc>(n.erasedPlayers),
   };
   return Object.fromEntries(Object.entries(all).map(([name, collection]) => [name, boundedReads(collection as Collection<Document>)])) as unknown as Collections;
 }

@@ -5,7 +5,7 @@ import type { Collections } from './collections.js';
 import type { EvidenceDoc } from './documents.js';
 import { caseIdIn } from './partial-filters.js';
 import { runTransaction } from './transactions.js';
-import { heldCases } from './privacy.js';
+import { heldCases } from './privacy-rules.js';
 
 const idOf = (reportId: string, index: number) => `${reportId}/${index}`;
 const toItem = ({ _id: _ignored, ...item }: EvidenceDoc): EvidenceItemRecord => item;

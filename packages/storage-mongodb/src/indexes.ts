@@ -4,6 +4,7 @@ import { isIndexNotFound, isNamespaceExists } from './driver-errors.js';
 import { FEED_COUNTER } from './sanctions.js';
 import { OUTCOME_COUNTER } from './reporter-outcomes.js';
 import { ensurePrivacyIndexes } from './privacy.js';
+import { ensureRetentionIndexes } from './retention.js';
 
 /**
  * Creates the collections and indexes at start. Idempotent, and safe when several processes start
@@ -110,6 +111,7 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   await c.counters.updateOne({ _id: FEED_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
   await c.counters.updateOne({ _id: OUTCOME_COUNTER }, { $setOnInsert: { value: 0 } }, { upsert: true });
   await ensurePrivacyIndexes(c);
+  await ensureRetentionIndexes(c);
 }
 
 /**

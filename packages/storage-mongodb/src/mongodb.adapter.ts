@@ -20,6 +20,7 @@ import { reporterOutcomeMethods } from './reporter-outcomes.js';
 import { appealMethods } from './appeals.js';
 import { transparencyMethods } from './transparency.js';
 import { privacyMethods } from './privacy.js';
+import { retentionMethods } from './retention.js';
 
 export interface MongoStoreOptions {
   /** What a test may watch: every command the store sends (the query-plan suite lists their shapes). */
@@ -177,6 +178,7 @@ function mongoStore(client: MongoClient, c: Collections): Store {
     ...appealMethods(client, c),
     ...transparencyMethods(client, c),
     ...privacyMethods(client, c),
+    ...retentionMethods(client, c),
     close() {
       closing ??= client.close();
       return closing;

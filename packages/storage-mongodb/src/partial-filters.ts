@@ -12,4 +12,4 @@ export const caseIdIn = (caseIds: string[]) => ({ caseId: { $in: caseIds, $type:
  * A time range on a field indexed only where it is a number: appeals_decided, sanctions_by_effective.
  * The server's 'number' alias (any numeric type), as the indexes name it; the driver's types lack it.
  */
-export const numberIn = <R extends { $gte?: number; $lt?: number }>(range: R) => ({ ...range, $type: 'number' as 'double' });
+export const numberIn = <R extends { $gt?: number; $gte?: number; $lt?: number }>(range: R) => ({ ...range, $type: 'number' as 'double' });

@@ -1,6 +1,5 @@
 import type { ClientSession, MongoClient } from 'mongodb';
 import {
-  ERASED_TEXT,
   type ErasureStep,
   type ErasureStepOutcome,
   type HoldRecord,
@@ -9,19 +8,17 @@ import {
   type ReportRecord,
   type Store,
 } from '@rm/storage';
-import { appealNotErased, eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
+import { holdTargetRef, reportScrubChanged, scrubbedReport } from '@rm/storage/adapter';
 import type { Collections } from './collections.js';
 import { toAppeal, toCase, toEvent, toReport, toUser, type ReportDoc } from './documents.js';
 import { toSanction } from './sanctions.js';
 import { runTransaction } from './transactions.js';
+import { activeAt, deleteReportEvidence, eraseAppeal, eraseSanction, holdsAt, unheldOf } from './privacy-rules.js';
 
 import { PRIVACY_AUDIT_COUNTER, type HoldDoc, type PrivacyAuditDoc } from './privacy-documents.js';
 
 const toHold = ({ _id, targetType, targetId, ...rest }: HoldDoc): HoldRecord => ({ id: _id, target: { type: targetType, id: targetId }, ...rest });
 const toAudit = ({ _id, ...rest }: PrivacyAuditDoc): PrivacyAuditEntry => ({ seq: _id, ...rest });
-
-/** A hold active at `at`: not released, its end not reached. */
-const activeAt = (at: number) => ({ releasedAt: null, $or: [{ until: null }, { until: { $gt: at } }] });
 
 /** The privacy collections' indexes (indexes.ts calls this): holds by target; a reporter's reports. */
 export async function ensurePrivacyIndexes(c: Collections): Promise<void> {
@@ -36,33 +33,6 @@ async function audit(c: Collections, session: ClientSession, entry: Omit<Privacy
   const doc: PrivacyAuditDoc = { _id: counter!.value, ...entry };
   await c.privacyAudit.insertOne(doc, { session });
   return toAudit(doc);
-}
-
-/**
- * The ids of these decided cases (with their players) a legal hold active at `at` keeps: on the
- * case, the player, or a sanction of the case. For the evidence sweep (evidence.ts); each read
- * through privacy_holds_by_target or _id.
- */
-export async function heldCases(c: Collections, session: ClientSession, cases: { _id: string; userId: string }[], at: number): Promise<Set<string>> {
-  if (cases.length === 0) return new Set();
-  const byCase = await c.privacyHolds.find({ targetType: 'case', targetId: { $in: cases.map((x) => x._id) }, ...activeAt(at) }, { session, projection: { targetId: 1 } }).toArray();
-  const byPlayer = await c.privacyHolds.find({ targetType: 'player', targetId: { $in: [...new Set(cases.map((x) => x.userId))] }, ...activeAt(at) }, { session, projection: { targetId: 1 } }).toArray();
-  const sanctionCases = await caseIdsOfSanctionHolds(c, session, at);
-  const players = new Set(byPlayer.map((h) => h.targetId));
-  const held = new Set([...byCase.map((h) => h.targetId), ...sanctionCases.keys()]);
-  return new Set(cases.filter((x) => held.has(x._id) || players.has(x.userId)).map((x) => x._id));
-}
-
-/** The cases of the sanctions under an active hold (holds are few: all of them are read). */
-async function caseIdsOfSanctionHolds(c: Collections, session: ClientSession | undefined, at: number): Promise<Map<string, string>> {
-  const holds = await c.privacyHolds.find({ targetType: 'sanction', ...activeAt(at) }, { session, projection: { targetId: 1 } }).toArray();
-  const byCase = new Map<string, string>();
-  if (holds.length === 0) return byCase;
-  const sanctions = await c.sanctions.find({ _id: { $in: holds.map((h) => h.targetId) } }, { session, projection: { caseId: 1 } }).toArray();
-  for (const s of sanctions) {
-    if (typeof s.caseId === 'string') byCase.set(s.caseId, holds.find((h) => h.targetId === s._id)!._id);
-  }
-  return byCase;
 }
 
 type PrivacyMethods = Pick<
@@ -109,38 +79,22 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
     const write = !st.dryRun;
     const page = await pageOf(st, session);
     out.cursor = page.cursor;
-    const sanctionHolds = await caseIdsOfSanctionHolds(c, session, st.at);
-    const holdCache = new Map<string, string | null>();
-    const holdOn = async (t: HoldTarget): Promise<string | null> => {
-      const key = `${t.type}\u0000${t.id}`;
-      if (!holdCache.has(key)) {
-        const [doc] = await c.privacyHolds.find({ targetType: t.type, targetId: t.id, ...activeAt(st.at) }, { session }).sort({ placedAt: 1, _id: 1 }).limit(1).toArray();
-        holdCache.set(key, doc?._id ?? null);
-      }
-      return holdCache.get(key)!;
-    };
-    const caseHold = async (caseId: string | null, userId: string): Promise<string | null> =>
-      (await holdOn({ type: 'player', id: userId })) ?? (caseId === null ? null : ((await holdOn({ type: 'case', id: caseId })) ?? sanctionHolds.get(caseId) ?? null));
+    const holds = await holdsAt(c, session, st.at);
     const kept = (kind: string, id: string, holdId: string) => out.kept.push({ kind, id, reason: 'legal_hold', holdId });
 
     const deletedIds: string[] = [];
     const hashes = new Set<string>();
     const openUsers = new Set<string>();
+    const player = st.subject.kind === 'player';
     for (const r of page.reports) {
-      const hold = await caseHold(r.caseId, r.userId);
+      const hold = await holds.ofCase(r.caseId, r.userId);
       if (hold) {
         kept('report', r.id, hold);
         continue;
       }
-      const player = st.subject.kind === 'player';
-      const erased = {
-        answers: eraseAnswers(r.answers, st.keep),
-        evidence: eraseEvidenceLinks(r.evidence),
-        user: player ? { name: ERASED_TEXT, displayName: ERASED_TEXT, avatar: null } : r.user,
-        reporterId: player ? r.reporterId : st.pseudonym,
-      };
-      const before = { answers: r.answers, evidence: r.evidence, user: r.user, reporterId: r.reporterId };
-      if (JSON.stringify(erased) !== JSON.stringify(before)) {
+      // A player's names and free text go; a reporter's free text, and their id for the pseudonym.
+      const erased = scrubbedReport(r, { names: player, text: true, reporter: player ? null : st.pseudonym }, st.keep);
+      if (reportScrubChanged(r, erased)) {
         out.reports += 1;
         if (write) await c.reports.updateOne({ _id: r.id }, { $set: erased }, { session });
         if (!player) {
@@ -155,26 +109,12 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
         const kase = await c.cases.findOne({ _id: r.caseId }, { session, projection: { open: 1, userId: 1 } });
         if (kase?.open === true) openUsers.add(kase.userId);
       }
-      // evidence_by_report: every item of the report; captured ones are marked deleted.
-      for (const item of await c.evidence.find({ reportId: r.id }, { session }).sort({ reportId: 1, index: 1 }).toArray()) {
-        if (item.state === 'captured') {
-          out.evidenceItems += 1;
-          deletedIds.push(item._id);
-          if (item.sha256 !== null) hashes.add(item.sha256);
-          if (write) {
-            await c.evidence.updateOne({ _id: item._id }, { $set: { state: 'deleted', detail: null, at: st.at } }, { session });
-            await c.evidenceAudit.insertOne({ reportId: r.id, index: item.index, action: 'evidence.deleted', sha256: item.sha256, detail: 'erased on request', at: st.at }, { session });
-          }
-        } else if (item.detail !== null && write) {
-          await c.evidence.updateOne({ _id: item._id }, { $set: { detail: null } }, { session });
-        }
-      }
-      if (write) await c.evidenceAudit.updateMany({ reportId: r.id, detail: { $nin: [null, 'erased on request'] } }, { $set: { detail: null } }, { session });
+      const evidence = await deleteReportEvidence(c, session, r.id, st.at, 'erased on request', write);
+      out.evidenceItems += evidence.items;
+      deletedIds.push(...evidence.ids);
+      for (const sha256 of evidence.hashes) hashes.add(sha256);
     }
-    for (const sha256 of hashes) {
-      const holder = await c.evidence.findOne({ sha256, state: 'captured', _id: { $nin: deletedIds } }, { session, projection: { _id: 1 } });
-      if (holder === null) out.unheldBlobs.push(sha256);
-    }
+    out.unheldBlobs = await unheldOf(c, session, hashes, deletedIds);
     out.openCaseUsers = [...openUsers];
     if (out.cursor !== null) return out;
 
@@ -185,7 +125,9 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
       if (stats && write) await c.reporterStats.deleteOne({ platform: s.platform, reporterId: s.reporterId }, { session });
       return out;
     }
-    const playerHold = await holdOn({ type: 'player', id: s.userId });
+    // The retention sweep's erasedPlayers ends the player's id once nothing needs it (retention.ts).
+    if (write) await c.erasedPlayers.updateOne({ _id: s.userId }, { $max: { erasedAt: st.at } }, { upsert: true, session });
+    const playerHold = await holds.on({ type: 'player', id: s.userId });
     const user = await c.users.findOne({ _id: s.userId }, { session, projection: { _id: 1 } });
     if (user && playerHold) kept('user', s.userId, playerHold);
     if (user && !playerHold) {
@@ -195,21 +137,14 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
     const sanctionHeld = new Map<string, string>();
     for (const doc of await c.sanctions.find({ userId: s.userId }, { session }).sort({ createdAt: -1, _id: -1 }).toArray()) {
       const sanction = toSanction(doc);
-      const hold = (await holdOn({ type: 'sanction', id: sanction.id })) ?? (await caseHold(sanction.caseId, s.userId));
+      const hold = (await holds.on({ type: 'sanction', id: sanction.id })) ?? (await holds.ofCase(sanction.caseId, s.userId));
       if (hold) {
         sanctionHeld.set(sanction.id, hold);
         kept('sanction', sanction.id, hold);
         continue;
       }
       if (sanction.state === 'active' || sanction.state === 'scheduled') out.kept.push({ kind: 'sanction', id: sanction.id, reason: 'active_sanction' });
-      const erased = { reason: null, liftReason: null, evidence: eraseSanctionEvidence(sanction.evidence), statement: eraseStatement(sanction.statement) };
-      if (JSON.stringify(erased) !== JSON.stringify({ reason: sanction.reason, liftReason: sanction.liftReason, evidence: sanction.evidence, statement: sanction.statement })) {
-        out.sanctions += 1;
-        if (write) {
-          await c.sanctions.updateOne({ _id: sanction.id }, { $set: erased }, { session });
-          await c.sanctionEvents.updateMany({ sanctionId: sanction.id, appeal: { $type: 'object' } }, { $set: { 'appeal.reason': ERASED_TEXT } }, { session });
-        }
-      }
+      if (await eraseSanction(c, session, sanction, write)) out.sanctions += 1;
     }
     for (const doc of await c.appeals.find({ userId: s.userId }, { session }).sort({ userId: 1, createdAt: 1, _id: 1 }).toArray()) {
       const appeal = toAppeal(doc);
@@ -218,13 +153,7 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
         kept('appeal', appeal.id, hold);
         continue;
       }
-      if (appealNotErased(appeal)) {
-        out.appeals += 1;
-        if (write) {
-          await c.appeals.updateOne({ _id: appeal.id }, { $set: { statement: ERASED_TEXT, decisionReason: appeal.decisionReason === null ? null : ERASED_TEXT } }, { session });
-          await c.appealEvents.updateMany({ appealId: appeal.id }, { $set: { reason: null } }, { session });
-        }
-      }
+      if (await eraseAppeal(c, session, appeal, write)) out.appeals += 1;
     }
     return out;
   };

@@ -2,7 +2,7 @@ import type { Document, MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import type { AppealRecord, AppealState } from '@rm/storage';
 import { allExpiredEvidence, caseMover, report } from '@rm/storage/contract';
-import { SLA_BREACHED_FLAG, type CaseSort, type NewSanction, type SanctionFilter } from '@rm/storage';
+import { RETENTION_SWEEP_KINDS, SLA_BREACHED_FLAG, type CaseSort, type NewSanction, type SanctionFilter } from '@rm/storage';
 import { statementFixture } from '@rm/storage/contract';
 import type { Store } from '@rm/storage';
 import { COLLECTION_NAMES } from './collections.js';
@@ -484,6 +484,28 @@ const HOT_PATHS: Entry[] = [
       await s.releaseHold({ id: hold.id, by: 'admin', reason: null, at: 9_700 });
       const entry = await s.recordPrivacyAudit({ action: 'erase', requestId: 'qp-req', subjectRef: 'qp-ref', actor: 'admin', at: 9_800, detail: { reports: 3 } });
       await s.privacyAudit(entry.seq - 1, 10);
+    },
+  },
+  {
+    path: 'retention',
+    name: 'every kind a page at a time, dry run then for real, twice (the second reads the cases kept the first time): decided cases, appeals, the audit, erased players',
+    async run({ s, made }) {
+      const keep = { categoryQuestionId: 'category', categories: ['cheating'] };
+      await s.setCaseMessage({ caseId: made['approvedCase']!, channel: 'c', messageId: 'qp-retention', updatedAt: 1 });
+      // Kept by a hold, an active ban and a waiting appeal: waiting until the next sweep.
+      await s.placeHold({ id: 'qp-hold-retention', target: { type: 'player', id: USERS[3]! }, reason: 'court order', until: null, placedBy: 'admin', placedAt: 9_900 });
+      for (let round = 0; round < 2; round++) {
+        for (const kind of RETENTION_SWEEP_KINDS) {
+          for (const dryRun of [true, false]) {
+            for (let cursor: string | null = null, steps = 0; steps < 1_000; steps++) {
+              const out = await s.sweepRetention({ kind, before: Number.MAX_SAFE_INTEGER, cursor, limit: 2, keep, at: 10_000, dryRun });
+              if (out.cursor === null) break;
+              cursor = out.cursor;
+            }
+          }
+        }
+        await s.releaseHold({ id: 'qp-hold-retention', by: 'admin', reason: null, at: 10_000 });
+      }
     },
   },
   {

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import {
-  ERASED_TEXT,
   type ErasureStep,
   type ErasureStepOutcome,
   type HoldRecord,
@@ -11,23 +10,12 @@ import {
   type ReportRecord,
   type Store,
 } from '@rm/storage';
-import { appealNotErased, eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef } from '@rm/storage/adapter';
+import { holdTargetRef, reportScrubChanged, scrubbedReport } from '@rm/storage/adapter';
 import { REPORT_COLUMNS, toCase, toEvent, toReport, toUser, type CaseRow, type EventRow, type ReportRow, type UserRow } from './rows.js';
 import { toSanction, type SanctionRow } from './sanctions.js';
 import { toAppeal, type AppealRow } from './appeals.js';
+import { ACTIVE, privacyRules, type HoldRow } from './privacy-rules.js';
 
-interface HoldRow {
-  id: string;
-  target_type: HoldTargetType;
-  target_id: string;
-  reason: string;
-  until: number | null;
-  placed_by: string;
-  placed_at: number;
-  released_at: number | null;
-  released_by: string | null;
-  release_reason: string | null;
-}
 const toHold = (r: HoldRow): HoldRecord => ({
   id: r.id,
   target: { type: r.target_type, id: r.target_id },
@@ -57,9 +45,6 @@ const toAudit = (r: AuditRow): PrivacyAuditEntry => ({
   at: r.at,
   detail: JSON.parse(r.detail) as PrivacyAuditEntry['detail'],
 });
-
-/** A hold active at `at` (bound once): not released, and its end not reached. */
-const ACTIVE = `released_at IS NULL AND (until IS NULL OR until > ?)`;
 
 /**
  * The SQL of a legal hold on an evidence item's case (`e`, joined to its case `c`), for the
@@ -108,7 +93,6 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     getUser: db.prepare<[string], UserRow>(`SELECT * FROM users WHERE id = ?`),
     deleteUser: db.prepare(`DELETE FROM users WHERE id = ?`),
     sanctionsOf: db.prepare<[string], SanctionRow>(`SELECT * FROM sanctions WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
-    sanctionCase: db.prepare<[string], string | null>(`SELECT case_id FROM sanctions WHERE id = ?`).pluck(),
     appealsOf: db.prepare<[string], AppealRow>(`SELECT * FROM appeals WHERE user_id = ? ORDER BY created_at, id`),
     stats: db.prepare<[string, string], { platform: string; id: string; approved: number; dismissed: number }>(
       `SELECT platform, reporter_id AS id, approved, dismissed FROM reporter_stats WHERE platform = ? AND reporter_id = ?`,
@@ -116,31 +100,14 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     outcomes: db.prepare<[string, string], { seq: number; report_id: string; case_id: string; actioned: number; reopened: number; at: number }>(
       `SELECT seq, report_id, case_id, actioned, reopened, at FROM report_outcomes WHERE reporter_platform = ? AND reporter_id = ? ORDER BY seq DESC LIMIT 10000`,
     ),
-    activeSanctionHolds: db.prepare<[number], HoldRow>(`SELECT * FROM privacy_holds WHERE target_type = 'sanction' AND ${ACTIVE}`),
-    activeHoldOn: db.prepare<[HoldTargetType, string, number], HoldRow>(`SELECT * FROM privacy_holds WHERE target_type = ? AND target_id = ? AND ${ACTIVE} ORDER BY placed_at, id LIMIT 1`),
-    eraseReport: db.prepare(`UPDATE reports SET answers = ?, evidence = ?, user_name = ?, user_display_name = ?, user_avatar = NULL, reporter_id = ? WHERE id = ?`),
-    capturedOf: db.prepare<[string], { idx: number; sha256: string | null }>(`SELECT idx, sha256 FROM evidence_items WHERE report_id = ? AND state = 'captured'`),
-    markDeleted: db.prepare(`UPDATE evidence_items SET state = 'deleted', detail = NULL, at = ? WHERE report_id = ? AND idx = ? AND state = 'captured'`),
-    scrubItemDetail: db.prepare(`UPDATE evidence_items SET detail = NULL WHERE report_id = ? AND detail IS NOT NULL`),
-    scrubAuditDetail: db.prepare(`UPDATE evidence_audit SET detail = NULL WHERE report_id = ? AND detail IS NOT NULL`),
-    evidenceAudit: db.prepare(`INSERT INTO evidence_audit (report_id, idx, action, sha256, detail, at) VALUES (?, ?, 'evidence.deleted', ?, 'erased on request', ?)`),
-    stillHeld: db.prepare<[string], number>(`SELECT 1 FROM evidence_items WHERE sha256 = ? AND state = 'captured' LIMIT 1`).pluck(),
-    eraseSanction: db.prepare(`UPDATE sanctions SET reason = NULL, lift_reason = NULL, evidence = ?, statement = ? WHERE id = ?`),
-    eraseFeedAppeal: db.prepare(`UPDATE sanction_events SET appeal = json_set(appeal, '$.reason', '${ERASED_TEXT}') WHERE sanction_id = ? AND appeal IS NOT NULL`),
-    eraseAppeal: db.prepare(`UPDATE appeals SET statement = '${ERASED_TEXT}', decision_reason = CASE WHEN decision_reason IS NULL THEN NULL ELSE '${ERASED_TEXT}' END WHERE id = ?`),
-    eraseAppealEvents: db.prepare(`UPDATE appeal_events SET reason = NULL WHERE appeal_id = ? AND reason IS NOT NULL`),
+    eraseReport: db.prepare(`UPDATE reports SET answers = ?, evidence = ?, user_name = ?, user_display_name = ?, user_avatar = ?, reporter_id = ? WHERE id = ?`),
     deleteStats: db.prepare(`DELETE FROM reporter_stats WHERE platform = ? AND reporter_id = ?`),
     pseudonymiseOutcome: db.prepare(`UPDATE report_outcomes SET reporter_id = ? WHERE report_id = ?`),
+    // The retention sweep's erasedPlayers ends the player's id once nothing needs it (retention.ts).
+    markErased: db.prepare(`INSERT INTO privacy_erased_players (user_id, erased_at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET erased_at = MAX(erased_at, excluded.erased_at)`),
   };
 
-  /** The first active hold on any of these targets at `at`, or null. */
-  const holdOn = (targets: HoldTarget[], at: number): HoldRow | null => {
-    for (const t of targets) {
-      const row = q.activeHoldOn.get(t.type, t.id, at);
-      if (row) return row;
-    }
-    return null;
-  };
+  const rules = privacyRules(db);
 
   const holdsOn: PrivacyMethods['holdsOn'] = async (targets, activeAt) =>
     targets
@@ -184,47 +151,33 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     const out: ErasureStepOutcome = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, openCaseUsers: [], kept: [], cursor: null };
     const page = pageOf(st);
     out.cursor = page.cursor;
-    const sanctionHolds = q.activeSanctionHolds.all(st.at).map((h) => ({ hold: h, caseId: q.sanctionCase.get(h.target_id) ?? null }));
-    /** The hold keeping a case's data (on the case, its player, or its sanction), or null. */
-    const caseHold = (caseId: string | null, userId: string): HoldRow | null =>
-      holdOn([{ type: 'player', id: userId }, ...(caseId === null ? [] : [{ type: 'case' as const, id: caseId }])], st.at) ??
-      (caseId === null ? null : (sanctionHolds.find((h) => h.caseId === caseId)?.hold ?? null));
+    const holds = rules.holdsAt(st.at);
     const kept = (kind: string, id: string, hold: HoldRow) => out.kept.push({ kind, id, reason: 'legal_hold', holdId: hold.id });
     const hashes = new Set<string>();
     const openUsers = new Set<string>();
+    const player = st.subject.kind === 'player';
     for (const r of page.reports) {
-      const hold = caseHold(r.caseId, r.userId);
+      const hold = holds.ofCase(r.caseId, r.userId);
       if (hold) {
         kept('report', r.id, hold);
         continue;
       }
-      const player = st.subject.kind === 'player';
-      const answers = JSON.stringify(eraseAnswers(r.answers, st.keep));
-      const evidence = JSON.stringify(eraseEvidenceLinks(r.evidence));
-      const name = player ? ERASED_TEXT : r.user.name;
-      const displayName = player ? ERASED_TEXT : r.user.displayName;
-      const reporterId = player ? r.reporterId : st.pseudonym;
-      const changed =
-        answers !== JSON.stringify(r.answers) || evidence !== JSON.stringify(r.evidence) || name !== r.user.name || displayName !== r.user.displayName || r.user.avatar !== null || reporterId !== r.reporterId;
-      if (changed) {
+      // A player's names and free text go; a reporter's free text, and their id for the pseudonym.
+      const next = scrubbedReport(r, { names: player, text: true, reporter: player ? null : st.pseudonym }, st.keep);
+      if (reportScrubChanged(r, next)) {
         out.reports += 1;
-        q.eraseReport.run(answers, evidence, name, displayName, reporterId, r.id);
+        q.eraseReport.run(JSON.stringify(next.answers), JSON.stringify(next.evidence), next.user.name, next.user.displayName, next.user.avatar, next.reporterId, r.id);
         if (!player) out.outcomes += q.pseudonymiseOutcome.run(st.pseudonym, r.id).changes;
       }
       if (!player) {
         const c = q.getCase.get(r.caseId);
         if (c && (c.state === 'open' || c.state === 'claimed')) openUsers.add(c.user_id);
       }
-      for (const item of q.capturedOf.all(r.id)) {
-        out.evidenceItems += 1;
-        q.markDeleted.run(st.at, r.id, item.idx);
-        q.evidenceAudit.run(r.id, item.idx, item.sha256, st.at);
-        if (item.sha256 !== null) hashes.add(item.sha256);
-      }
-      q.scrubItemDetail.run(r.id);
-      q.scrubAuditDetail.run(r.id);
+      const evidence = rules.deleteReportEvidence(r.id, st.at, 'erased on request');
+      out.evidenceItems += evidence.items;
+      for (const sha256 of evidence.hashes) hashes.add(sha256);
     }
-    out.unheldBlobs = [...hashes].filter((sha256) => q.stillHeld.get(sha256) === undefined);
+    out.unheldBlobs = [...hashes].filter((sha256) => !rules.stillHeld(sha256));
     out.openCaseUsers = [...openUsers];
     if (out.cursor !== null) return out;
 
@@ -234,7 +187,8 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
       out.reporterStats = q.deleteStats.run(s.platform, s.reporterId).changes > 0;
       return out;
     }
-    const playerHold = holdOn([{ type: 'player', id: s.userId }], st.at);
+    q.markErased.run(s.userId, st.at);
+    const playerHold = holds.on([{ type: 'player', id: s.userId }]);
     if (playerHold) {
       if (q.getUser.get(s.userId)) kept('user', s.userId, playerHold);
     } else {
@@ -243,20 +197,14 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     const sanctionHeld = new Map<string, HoldRow>();
     for (const row of q.sanctionsOf.all(s.userId)) {
       const sanction = toSanction(row);
-      const hold = holdOn([{ type: 'sanction', id: sanction.id }], st.at) ?? caseHold(sanction.caseId, s.userId);
+      const hold = holds.on([{ type: 'sanction', id: sanction.id }]) ?? holds.ofCase(sanction.caseId, s.userId);
       if (hold) {
         sanctionHeld.set(sanction.id, hold);
         kept('sanction', sanction.id, hold);
         continue;
       }
       if (sanction.state === 'active' || sanction.state === 'scheduled') out.kept.push({ kind: 'sanction', id: sanction.id, reason: 'active_sanction' });
-      const evidence = JSON.stringify(eraseSanctionEvidence(sanction.evidence));
-      const statement = sanction.statement === null ? null : JSON.stringify(eraseStatement(sanction.statement));
-      if (sanction.reason !== null || sanction.liftReason !== null || evidence !== row.evidence || statement !== row.statement) {
-        out.sanctions += 1;
-        q.eraseSanction.run(evidence, statement, sanction.id);
-        q.eraseFeedAppeal.run(sanction.id);
-      }
+      if (rules.eraseSanction(row)) out.sanctions += 1;
     }
     for (const row of q.appealsOf.all(s.userId)) {
       const appeal = toAppeal(row);
@@ -265,11 +213,7 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
         kept('appeal', appeal.id, hold);
         continue;
       }
-      if (appealNotErased(appeal)) {
-        out.appeals += 1;
-        q.eraseAppeal.run(appeal.id);
-        q.eraseAppealEvents.run(appeal.id);
-      }
+      if (rules.eraseAppeal(appeal)) out.appeals += 1;
     }
     return out;
   };

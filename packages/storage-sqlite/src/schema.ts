@@ -423,4 +423,28 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX reports_by_reporter ON reports(reporter_platform, reporter_id, id);
   `,
+  // 18 (retention, docs/privacy.md#retention): decided cases by state and decision time, and
+  // decided appeals by decision time then id, for the retention sweep's pages; where each kind's
+  // last sweep stopped, and the cases and appeals something kept, examined again by every sweep;
+  // the players an erasure named, until the sweep replaces their id by a pseudonym. Open cases are
+  // not in the new index: a stored report does not pay for it.
+  `
+  CREATE INDEX cases_decided ON cases(state, updated_at, id) WHERE state IN ('approved', 'dismissed');
+  DROP INDEX appeals_decided;
+  CREATE INDEX appeals_decided ON appeals(decided_at, id) WHERE decided_at IS NOT NULL;
+  CREATE TABLE retention_marks (
+    key TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    id TEXT NOT NULL
+  );
+  CREATE TABLE retention_waiting (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (kind, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE privacy_erased_players (
+    user_id TEXT PRIMARY KEY,
+    erased_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -51,6 +51,7 @@ import { sqliteReporterOutcomes } from './reporter-outcomes.js';
 import { sqliteAppeals } from './appeals.js';
 import { groupCommit } from './group-commit.js';
 import { sqlitePrivacy } from './privacy.js';
+import { sqliteRetention } from './retention.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -302,6 +303,15 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
   });
 
   let closed = false;
+  /** After erasing: the write-ahead log checkpointed and truncated, so erased text does not linger in its older frames. */
+  const truncateLog = () => {
+    // Best effort: a reader holding an old snapshot lets the log be truncated at the next checkpoint instead.
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      /* the next checkpoint does it */
+    }
+  };
   return {
     kind: 'sqlite',
     async createApiKey(k: ApiKeyRecord) {
@@ -419,14 +429,8 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
     ...outcomes.methods,
     ...sqliteAppeals(db, sanctions, triage.uncountApproval),
     ...sqliteTransparency(db),
-    ...sqlitePrivacy(db, () => {
-      // Best effort: a reader holding an old snapshot lets the log be truncated at the next checkpoint instead.
-      try {
-        db.pragma('wal_checkpoint(TRUNCATE)');
-      } catch {
-        /* the next checkpoint does it */
-      }
-    }),
+    ...sqlitePrivacy(db, truncateLog),
+    ...sqliteRetention(db, truncateLog),
     async close() {
       if (closed) return;
       closed = true;

@@ -7,3 +7,21 @@ export { effectCreatedAt } from './effect-records.js';
 export { outcomeChange } from './reporter-outcomes.js';
 export { decodeStatementCursor, encodeStatementCursor } from './statement-cursor.js';
 export { appealNotErased, eraseAnswers, eraseEvidenceLinks, eraseSanctionEvidence, eraseStatement, holdTargetRef, privacySubjectRef } from './privacy-scrub.js';
+export {
+  CASE_RETENTION,
+  decodeRetentionCursor,
+  isCaseRetentionKind,
+  isPseudonym,
+  newPseudonym,
+  nextRetentionCursor,
+  pseudonymisedResult,
+  reportScrubChanged,
+  retentionMarkKey,
+  retentionStates,
+  scrubbedReport,
+  type CaseRetention,
+  type CaseRetentionKind,
+  type ReportScrub,
+  type RetentionPosition,
+  type ScrubbedReport,
+} from './retention-rules.js';

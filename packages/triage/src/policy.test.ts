@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '@rm/runtime';
 import type { SanctionRecord } from '@rm/storage';
-import { caseCategory, DEFAULT_POLICY, durationMs, evidenceRetentionMs, kindsOf, loadPolicy, lookbackMs, policyFromEnv, proposeStep, queueSettingsOf, TriagePolicy } from './index.js';
+import { caseCategory, DEFAULT_POLICY, DEFAULT_RETENTION, durationMs, evidenceRetentionMs, kindsOf, loadPolicy, lookbackMs, policyFromEnv, proposeStep, queueSettingsOf, retentionMsOf, TriagePolicy } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rm-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,6 +77,43 @@ describe('the triage policy', () => {
     expect(loadPolicy(file('no-appeals.json', JSON.stringify(withoutAppeals))).appeals).toEqual({ window: 'P180D', sla: 'P7D' });
     expect(() => loadPolicy(file('broken.json', '{'))).toThrow(/is not valid JSON/);
     expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read/);
+  });
+
+  it('retention: a duration per kind of personal data, each with its default; a bad one names its field', () => {
+    const load = (name: string, retention?: unknown) => {
+      const { retention: _default, ...rest } = DEFAULT_POLICY;
+      return loadPolicy(file(name, JSON.stringify(retention === undefined ? rest : { ...rest, retention })));
+    };
+    // Absent (every policy file written before it): the defaults.
+    expect(load('no-retention.json').retention).toEqual(DEFAULT_RETENTION);
+    expect(DEFAULT_RETENTION).toEqual({ directoryNames: 'P180D', reportText: 'P1Y', reporterIdentity: 'P1Y', caseMessages: 'P90D', dismissedCases: 'P90D', appealStatements: 'P1Y', auditEntries: 'P3Y' });
+    expect(retentionMsOf(DEFAULT_POLICY)).toEqual({
+      directoryNames: 180 * 86_400_000,
+      reportText: 365 * 86_400_000,
+      reporterIdentity: 365 * 86_400_000,
+      caseMessages: 90 * 86_400_000,
+      dismissedCases: 90 * 86_400_000,
+      appealStatements: 365 * 86_400_000,
+      auditEntries: 3 * 365 * 86_400_000,
+      // An erased player's id: the ladder's lookback (P1Y by default) after their last sanction.
+      erasedPlayers: 365 * 86_400_000,
+    });
+    // One kind set, the rest their defaults; zero, weeks and seconds (tests) allowed.
+    const some = load('some.json', { reportText: 'P30D', dismissedCases: 'P0D', caseMessages: 'P2W', auditEntries: 'PT1S' });
+    expect(some.retention).toEqual({ ...DEFAULT_RETENTION, reportText: 'P30D', dismissedCases: 'P0D', caseMessages: 'P2W', auditEntries: 'PT1S' });
+    expect(retentionMsOf(some)).toMatchObject({ reportText: 30 * 86_400_000, dismissedCases: 0, caseMessages: 14 * 86_400_000, auditEntries: 1_000 });
+    for (const [field, value] of [
+      ['reportText', 'a year'],
+      ['directoryNames', 'P6M'],
+      ['reporterIdentity', '-P1D'],
+      ['appealStatements', 365],
+      ['auditEntries', 'P'],
+    ] as const) {
+      expect(() => load(`bad-${field}.json`, { [field]: value }), field).toThrow(new RegExp(`^retention\\.${field}: must be an ISO 8601 duration such as P90D`));
+    }
+    expect(() => load('unknown-kind.json', { chatLogs: 'P1D' })).toThrow(/^retention: .*chatLogs/);
+    // evidence.retention stays where it was, apart from this section.
+    expect(load('both.json', { reportText: 'P1D' }).evidence).toEqual({ retention: 'P90D' });
   });
 
   it('evidence.retention: how long kept evidence lives after the decision (default P90D; zero and years allowed)', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDuration, parseSanctionDuration, SANCTION_LIMITS, STATEMENT_LIMITS, TRANSPARENCY_CATEGORIES } from '@rm/contracts';
+import type { RetentionKind, RetentionSweepKind } from '@rm/storage';
 
 /** An ISO 8601 duration (`PT30M`, `PT4H`, `P1D`), kept as text in the policy; `durationMs` reads it. */
 const duration = z.string().refine((v) => (parseIsoDuration(v) ?? 0) > 0, 'must be a positive ISO 8601 duration such as PT30M, PT4H or P1D');
@@ -18,7 +19,42 @@ const appealWindow = z
  * How long kept evidence lives after its case is decided: a duration as the lookback (days, weeks,
  * whole years...), zero allowed (`P0D`: at the first sweep after the decision).
  */
-const retention = z.string().refine((v) => lookbackMs(v) !== null, 'must be an ISO 8601 duration such as P90D, P12W or P1Y (P0D: at the first sweep)');
+const RETENTION_MESSAGE = 'must be an ISO 8601 duration such as P90D, P12W or P1Y (P0D: at the first sweep)';
+const retention = z.string({ error: RETENTION_MESSAGE }).refine((v) => lookbackMs(v) !== null, RETENTION_MESSAGE);
+/**
+ * How long each kind of personal data lives before the retention sweep erases or pseudonymises it
+ * (docs/privacy.md#retention): a duration as `evidence.retention`, counted from the case's (the
+ * appeal's) decision. No duration cuts short what enforcement needs: a case something keeps (an
+ * active sanction, a waiting appeal, a legal hold) waits however long it is kept, and the ladder
+ * counts sanctions, whose kind, category and times no kind touches.
+ */
+export const DEFAULT_RETENTION: Record<RetentionKind, string> = {
+  directoryNames: 'P180D',
+  reportText: 'P1Y',
+  reporterIdentity: 'P1Y',
+  caseMessages: 'P90D',
+  dismissedCases: 'P90D',
+  appealStatements: 'P1Y',
+  auditEntries: 'P3Y',
+};
+const RetentionPolicy = z
+  .strictObject({
+    /** The player's names a report copied from the user directory, after its case is decided. */
+    directoryNames: retention.default(DEFAULT_RETENTION.directoryNames),
+    /** A decided case's free text: answers but the category, evidence links, its ended sanction's reason. */
+    reportText: retention.default(DEFAULT_RETENTION.reportText),
+    /** The reporter's id on a decided case's reports and outcomes: a pseudonym. */
+    reporterIdentity: retention.default(DEFAULT_RETENTION.reporterIdentity),
+    /** A decided case's chat message: rewritten without the player. */
+    caseMessages: retention.default(DEFAULT_RETENTION.caseMessages),
+    /** A dismissed case entire: all of the above, its kept evidence, the player's id (a pseudonym). */
+    dismissedCases: retention.default(DEFAULT_RETENTION.dismissedCases),
+    /** A decided appeal's statement and its reviewer's reason. */
+    appealStatements: retention.default(DEFAULT_RETENTION.appealStatements),
+    /** Entries of the privacy audit trail. */
+    auditEntries: retention.default(DEFAULT_RETENTION.auditEntries),
+  } satisfies Record<RetentionKind, unknown>)
+  .default(DEFAULT_RETENTION);
 const share = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 const weight = z.number().min(0, 'must be at least 0');
 const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -, at most 64');
@@ -161,6 +197,8 @@ export const TriagePolicy = z
      * a sanction it supports is active (read by the evidence worker's sweep and `evidence purge`).
      */
     evidence: z.strictObject({ retention: retention.default('P90D') }).default({ retention: 'P90D' }),
+    /** Personal data's retention, kind by kind (docs/privacy.md#retention): read by the retention sweep and `privacy sweep`. */
+    retention: RetentionPolicy,
     /** How long a claim holds before it expires (read by claim expiry). */
     claimTtl: duration,
     /** The moderator automatic sanctions are recorded as (registered with `moderator add`). */
@@ -240,6 +278,7 @@ export const DEFAULT_POLICY: TriagePolicy = {
   ladder: { lookback: 'P1Y', steps: {} },
   appeals: { window: 'P180D', sla: 'P7D' },
   evidence: { retention: 'P90D' },
+  retention: DEFAULT_RETENTION,
   claimTtl: 'PT30M',
   systemModeratorId: 'system',
 };
@@ -247,4 +286,13 @@ export const DEFAULT_POLICY: TriagePolicy = {
 /** Milliseconds kept evidence lives after its case is decided (the policy's `evidence.retention`). */
 export function evidenceRetentionMs(policy: Pick<TriagePolicy, 'evidence'>): number {
   return lookbackMs(policy.evidence.retention)!;
+}
+
+/**
+ * Milliseconds each kind of personal data lives (the policy's `retention`), for the retention
+ * sweep; an erased player's id, the ladder's lookback after their last sanction started.
+ */
+export function retentionMsOf(policy: Pick<TriagePolicy, 'retention' | 'ladder'>): Record<RetentionSweepKind, number> {
+  const kinds = Object.fromEntries(Object.entries(policy.retention).map(([kind, text]) => [kind, lookbackMs(text)!])) as Record<RetentionKind, number>;
+  return { ...kinds, erasedPlayers: lookbackMs(policy.ladder.lookback)! };
 }

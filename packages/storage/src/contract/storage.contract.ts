@@ -20,6 +20,7 @@ import { describeEvidenceContract } from './evidence.contract.js';
 import { describeReporterOutcomesContract, describeSharedReporterOutcomesContract } from './reporter-outcomes.contract.js';
 import { describeStatementsContract } from './statements.contract.js';
 import { describePrivacyContract } from './privacy.contract.js';
+import { describeRetentionContract } from './retention.contract.js';
 
 /**
  * The behaviour every Store adapter must show. It uses only the Store port, so the same suite runs
@@ -95,6 +96,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
   describeReporterOutcomesContract(name, makeStore);
   describeStatementsContract(name, makeStore);
   describePrivacyContract(name, makeStore);
+  describeRetentionContract(name, makeStore);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
 

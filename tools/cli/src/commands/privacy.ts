@@ -3,10 +3,10 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { evidenceConfigShape, noHashLock, openBlobStore, redisHashLock } from '@rm/evidence';
 import { chatConfigShape, createChatPlatform } from '@rm/platforms';
-import { describeSubject, eraseSubject, exportSubject, holdTargetOf, placeHold, releaseHold, subjectOf, type FinishedJobsQueue } from '@rm/privacy';
+import { describeSubject, eraseSubject, exportSubject, holdTargetOf, placeHold, releaseHold, subjectOf, sweepRetention, type FinishedJobsQueue } from '@rm/privacy';
 import { commonConfig, loadConfig } from '@rm/runtime';
-import type { AnswerKeep, PrivacySubject } from '@rm/storage';
-import { policyFromEnv } from '@rm/triage';
+import { RETENTION_SWEEP_KINDS, type AnswerKeep, type PrivacySubject } from '@rm/storage';
+import { policyFromEnv, retentionMsOf } from '@rm/triage';
 import { CliError, print, table, type CliContext } from '../context.js';
 
 const privacyCliConfig = commonConfig.extend(evidenceConfigShape).extend(chatConfigShape);
@@ -26,10 +26,12 @@ function subjectFrom(o: SubjectOptions): PrivacySubject {
 }
 
 /** The policy's category question and categories: an erased report keeps its category answer (the DSA figures count it). */
-function answerKeep(): AnswerKeep {
-  const policy = policyFromEnv();
+function answerKeep(policy = policyFromEnv()): AnswerKeep {
   return { categoryQuestionId: policy.category.questionId, categories: Object.keys(policy.categories) };
 }
+
+/** The queues whose finished jobs may hold a subject's reports. */
+const FINISHED_JOB_QUEUES = ['intake', 'evidence', 'decisions', 'notifications', 'notificationsDead'] as const;
 
 /** `--until` as a date (YYYY-MM-DD) or an RFC 3339 time. */
 function parseUntil(raw: string | undefined): number | null {
@@ -76,7 +78,7 @@ export function privacyCommand(ctx: () => CliContext): Command {
       try {
         // A dry run needs no Redis: it deletes nothing and removes no key or job.
         const redis = dryRun ? null : await ctx().redis();
-        const queues: FinishedJobsQueue[] = dryRun ? [] : await Promise.all((['intake', 'evidence', 'decisions', 'notifications', 'notificationsDead'] as const).map((k) => ctx().queue(k)));
+        const queues: FinishedJobsQueue[] = dryRun ? [] : await Promise.all(FINISHED_JOB_QUEUES.map((k) => ctx().queue(k)));
         const answer = await eraseSubject(
           {
             store,
@@ -102,6 +104,54 @@ export function privacyCommand(ctx: () => CliContext): Command {
           print('kept:');
           table(['KIND', 'ID', 'REASON', 'HOLD', 'WHY'], answer.kept.map((k) => [k.kind, k.id, k.reason, k.holdId ?? '-', k.why]));
         }
+        print(`request ${answer.requestId}`);
+      } finally {
+        await blobs.close();
+      }
+    });
+  cmd
+    .command('sweep')
+    .description("runs the retention sweep now (the evidence worker runs it daily): erases or pseudonymises what is past the policy's retention, kind by kind, except what a legal hold, an active sanction or a waiting appeal keeps")
+    .option('--dry-run', 'count what would change, change nothing')
+    .option('--json', 'print the answer as JSON')
+    .action(async (o: { dryRun?: boolean; json?: boolean }) => {
+      const dryRun = o.dryRun === true;
+      const config: z.infer<typeof privacyCliConfig> = loadConfig(privacyCliConfig);
+      // The services' TRIAGE_POLICY: its retention; a bad file fails in one line naming the field.
+      const policy = policyFromEnv();
+      const store = await ctx().getStore();
+      const blobs = await openBlobStore(config);
+      try {
+        // A dry run needs no Redis: it deletes nothing, edits no message and removes no job.
+        const redis = dryRun ? null : await ctx().redis();
+        const answer = await sweepRetention(
+          {
+            store,
+            blobs,
+            lock: redis ? redisHashLock(redis, config.KEY_PREFIX) : noHashLock,
+            chat: dryRun ? null : createChatPlatform(config, store),
+            queues: dryRun ? [] : await Promise.all(FINISHED_JOB_QUEUES.map((k) => ctx().queue(k))),
+          },
+          {
+            retentionMs: retentionMsOf(policy),
+            keep: answerKeep(policy),
+            dryRun,
+            actor: CLI_ACTOR,
+            onProgress: (p) => process.stderr.write(`privacy sweep: ${p.kind} ${p.examined} examined, ${p.erased} ${dryRun ? 'to erase' : 'erased'}\n`),
+          },
+        );
+        if (o.json) return print(JSON.stringify(answer));
+        table(
+          ['KIND', 'RETENTION', 'BEFORE', 'EXAMINED', dryRun ? 'WOULD ERASE' : 'ERASED', 'KEPT'],
+          RETENTION_SWEEP_KINDS.map((kind) => {
+            const k = answer.kinds[kind];
+            const kept = Object.entries(k.kept).map(([reason, n]) => `${n} ${reason}`).join(', ');
+            const retention = kind === 'erasedPlayers' ? `${policy.ladder.lookback} (ladder)` : policy.retention[kind];
+            return [kind, retention, new Date(k.before).toISOString(), String(k.examined), String(k.erased), kept || '-'];
+          }),
+        );
+        const verb = dryRun ? 'would rewrite' : 'rewrote';
+        print(`${verb} ${answer.chatMessages} chat message(s); ${dryRun ? 'would delete' : 'deleted'} ${answer.evidenceItems} kept evidence item(s) (${answer.evidenceFiles} file(s))${dryRun ? '' : `, ${answer.queueJobs} finished job(s)`}`);
         print(`request ${answer.requestId}`);
       } finally {
         await blobs.close();
