@@ -116,7 +116,7 @@ export function notificationJobId(job: NotificationJob): string {
     case 'case.reopened':
       return `decision-${job.decisionId}`;
     case 'reporter.dm':
-      return `dm-${job.decisionId}-${encodeURIComponent(job.reporterId)}`;
+      return `dm-${job.decisionId}${dmKeySuffix(job.reporterId)}`;
     case 'decision.webhook':
       return `webhook-${job.decisionId}`;
     case 'sanction.webhook':
@@ -153,4 +153,12 @@ export function isCaseSync(job: NotificationJob): job is CaseSync {
  */
 export function notificationCoalesceId(job: CaseSync): string {
   return `case-sync-${job.caseId}`;
+}
+
+/**
+ * How every key of a DM to a reporter (its job, its dedupe and delivery key: `dm-<decisionId>-<id>`)
+ * ends, for a reporter's erasure to find them.
+ */
+export function dmKeySuffix(reporterId: string): string {
+  return `-${encodeURIComponent(reporterId)}`;
 }

@@ -116,6 +116,8 @@ export async function eraseSubject(deps: EraseDeps, subject: PrivacySubject, opt
     e.directoryRecord ||= step.user;
     e.reporterCredibility ||= step.reporterStats;
     e.reporterOutcomes += step.outcomes;
+    // The embedded recorder's DMs to a reporter, erased in the store itself.
+    e.chatMessages += step.directMessages;
     unheld.push(...step.unheldBlobs);
     for (const u of step.openCaseUsers) openCaseUsers.add(u);
     answer.kept.push(...step.kept.map((k) => ({ ...k, why: WHY[k.reason] })));

@@ -35,6 +35,8 @@ export async function ensureSchema(db: Db, c: Collections): Promise<void> {
   await c.messages.createIndexes([
     { key: { dedupeKey: 1 }, name: 'messages_by_dedupe_key', unique: true },
     { key: { createdAt: -1, seq: -1 }, name: 'messages_newest_first' },
+    // A reporter's erasure finds the recorder's DMs to them (channel dm:<reporterId>).
+    { key: { channel: 1 }, name: 'messages_by_channel' },
   ]);
   // Queue health (GET /v1/stats): decisions, reports and SLA breaches found by time, open cases by age.
   await c.events.createIndexes([{ key: { at: 1 }, name: 'case_events_by_time' }]);

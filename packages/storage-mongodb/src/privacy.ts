@@ -1,5 +1,7 @@
 import type { ClientSession, MongoClient } from 'mongodb';
 import {
+  dmChannel,
+  ERASED_TEXT,
   type ErasureStep,
   type ErasureStepOutcome,
   type HoldRecord,
@@ -8,6 +10,7 @@ import {
   type ReportRecord,
   type Store,
 } from '@rm/storage';
+import { dmKeySuffix } from '@rm/contracts';
 import { holdTargetRef, reportScrubChanged, scrubbedReport } from '@rm/storage/adapter';
 import type { Collections } from './collections.js';
 import { toAppeal, toCase, toEvent, toReport, toUser, type ReportDoc } from './documents.js';
@@ -75,7 +78,7 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
 
   /** One step, inside a transaction; a dry run reads the same and writes nothing. */
   const step = async (st: ErasureStep, session: ClientSession): Promise<ErasureStepOutcome> => {
-    const out: ErasureStepOutcome = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, openCaseUsers: [], kept: [], cursor: null };
+    const out: ErasureStepOutcome = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, directMessages: 0, openCaseUsers: [], kept: [], cursor: null };
     const write = !st.dryRun;
     const page = await pageOf(st, session);
     out.cursor = page.cursor;
@@ -123,6 +126,16 @@ export function privacyMethods(client: MongoClient, c: Collections): PrivacyMeth
       const stats = await c.reporterStats.findOne({ platform: s.platform, reporterId: s.reporterId }, { session, projection: { _id: 1 } });
       out.reporterStats = stats !== null;
       if (stats && write) await c.reporterStats.deleteOne({ platform: s.platform, reporterId: s.reporterId }, { session });
+      if (s.platform === 'chatplatform') {
+        // The recorder's DMs to the reporter: recipient, text and dedupe key (it names them) replaced;
+        // their deliveries through a chat platform's API (dm-<decisionId>-<reporterId>) deleted.
+        const dms = { channel: dmChannel(s.reporterId) };
+        out.directMessages = write
+          ? (await c.messages.updateMany(dms, [{ $set: { channel: dmChannel(st.pseudonym), content: ERASED_TEXT, dedupeKey: { $concat: ['dm-erased-', { $toString: '$_id' }] } } }], { session })).modifiedCount
+          : await c.messages.countDocuments(dms, { session });
+        const suffix = dmKeySuffix(s.reporterId).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (write) await c.deliveries.deleteMany({ _id: { $gte: 'dm-', $lt: 'dm.', $regex: `${suffix}$` } }, { session });
+      }
       return out;
     }
     // The retention sweep's erasedPlayers ends the player's id once nothing needs it (retention.ts).

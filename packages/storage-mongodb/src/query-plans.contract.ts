@@ -464,12 +464,15 @@ const HOT_PATHS: Entry[] = [
       const keep = { categoryQuestionId: 'category', categories: ['cheating'] };
       const player = { kind: 'player' as const, userId: USERS[5]! };
       const reporter = { kind: 'reporter' as const, platform: 'gameplatform', reporterId: 'qp-rep1' };
+      // A chat-platform reporter: their erasure also finds the recorder's DMs to them.
+      const chatReporter = { kind: 'reporter' as const, platform: 'chatplatform', reporterId: 'qp-chat-rep' };
+      await s.recordMessage({ channel: 'dm:qp-chat-rep', kind: 'reporter.dm', content: 'dismissed', dedupeKey: 'qp-dm' });
       const c = await caseOf(s, USERS[6]!);
       const { hold } = await s.placeHold({ id: 'qp-hold', target: { type: 'case', id: c.id }, reason: 'court order', until: null, placedBy: 'admin', placedAt: 9_000 });
       await s.getHold(hold.id);
       await s.holdsOn([{ type: 'case', id: c.id }, { type: 'player', id: USERS[6]! }], 9_500);
       await s.holdsOn([{ type: 'case', id: c.id }], null);
-      for (const subject of [player, reporter]) {
+      for (const subject of [player, reporter, chatReporter]) {
         await s.subjectRecords(subject);
         const page = await s.subjectReports(subject, null, 2);
         await s.subjectReports(subject, page.cursor, 2);

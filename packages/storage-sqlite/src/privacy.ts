@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
+  dmChannel,
+  ERASED_TEXT,
   type ErasureStep,
   type ErasureStepOutcome,
   type HoldRecord,
@@ -10,6 +12,7 @@ import {
   type ReportRecord,
   type Store,
 } from '@rm/storage';
+import { dmKeySuffix } from '@rm/contracts';
 import { holdTargetRef, reportScrubChanged, scrubbedReport } from '@rm/storage/adapter';
 import { REPORT_COLUMNS, toCase, toEvent, toReport, toUser, type CaseRow, type EventRow, type ReportRow, type UserRow } from './rows.js';
 import { toSanction, type SanctionRow } from './sanctions.js';
@@ -103,6 +106,10 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     eraseReport: db.prepare(`UPDATE reports SET answers = ?, evidence = ?, user_name = ?, user_display_name = ?, user_avatar = ?, reporter_id = ? WHERE id = ?`),
     deleteStats: db.prepare(`DELETE FROM reporter_stats WHERE platform = ? AND reporter_id = ?`),
     pseudonymiseOutcome: db.prepare(`UPDATE report_outcomes SET reporter_id = ? WHERE report_id = ?`),
+    // The recorder's DMs to the reporter: recipient, text and dedupe key (it names them) replaced.
+    eraseDms: db.prepare(`UPDATE messages SET channel = ?, content = ?, dedupe_key = 'dm-erased-' || id WHERE channel = ?`),
+    // Their deliveries through a chat platform's API, keyed dm-<decisionId>-<reporterId>: only there to not send twice.
+    deleteDmDeliveries: db.prepare(`DELETE FROM deliveries WHERE key >= 'dm-' AND key < 'dm.' AND substr(key, -length(@suffix)) = @suffix`),
     // The retention sweep's erasedPlayers ends the player's id once nothing needs it (retention.ts).
     markErased: db.prepare(`INSERT INTO privacy_erased_players (user_id, erased_at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET erased_at = MAX(erased_at, excluded.erased_at)`),
   };
@@ -148,7 +155,7 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
 
   /** One step: the page's reports, then on the last page the rest. Runs in one IMMEDIATE transaction, rolled back for a dry run. */
   const step = (st: ErasureStep): ErasureStepOutcome => {
-    const out: ErasureStepOutcome = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, openCaseUsers: [], kept: [], cursor: null };
+    const out: ErasureStepOutcome = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, directMessages: 0, openCaseUsers: [], kept: [], cursor: null };
     const page = pageOf(st);
     out.cursor = page.cursor;
     const holds = rules.holdsAt(st.at);
@@ -185,6 +192,10 @@ export function sqlitePrivacy(db: Database.Database, checkpoint: () => void): Pr
     const s = st.subject;
     if (s.kind === 'reporter') {
       out.reporterStats = q.deleteStats.run(s.platform, s.reporterId).changes > 0;
+      if (s.platform === 'chatplatform') {
+        out.directMessages = q.eraseDms.run(dmChannel(st.pseudonym), ERASED_TEXT, dmChannel(s.reporterId)).changes;
+        q.deleteDmDeliveries.run({ suffix: dmKeySuffix(s.reporterId) });
+      }
       return out;
     }
     q.markErased.run(s.userId, st.at);

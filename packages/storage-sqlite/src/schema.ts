@@ -447,4 +447,9 @@ export const MIGRATIONS: string[] = [
     erased_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 19 (privacy): the embedded chat recorder's messages by channel, for a reporter's erasure to
+  // find the DMs sent to them (channel dm:<reporterId>).
+  `
+  CREATE INDEX messages_by_channel ON messages(channel);
+  `,
 ];

@@ -244,4 +244,25 @@ describe('privacy requests over HTTP', () => {
     const unknown = await sys.post('/v1/privacy/holds/nope/release', officer.auth, {});
     expect([unknown.status, isErrorShape(unknown.body)]).toEqual([404, true]);
   });
+
+  it("erases a chat-platform reporter's DMs in the embedded recorder: the dismissal's words and their id are gone from it, their id from the file", async () => {
+    const officer = await sys.createKey(['--permission', 'privacy.manage']);
+    await sys.addUser('88201', 'DmTarget', 'Dm Target');
+    const reporterId = 'chatter-Wq3x';
+    const res = await sys.post('/v1/reports/new', admin.auth, { userId: '88201', answers: [{ questionId: 'q1', answer: 'chat words' }], reporter: { id: reporterId, platform: 'chatplatform' }, evidence: [{ url: 'https://clips.example/dm-case', type: 'url' }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await sys.waitFor(async () => (await sys.get('/v1/reports/88201', admin.auth)).body.reports?.length === 1, 15_000, 'the report stored');
+    const dismissed = await sys.post(`/v1/reports/${res.body.id}/dismiss`, admin.auth, { moderator: { id: 'm1' }, reason: 'not enough in the clip Ry6u', dm: true });
+    expect(dismissed.status, JSON.stringify(dismissed.body)).toBe(200);
+    const recorder = async () => (await sys.cli(['messages', 'list', '--limit', '1000', '--json'])).stdout;
+    await sys.waitFor(async () => (await recorder()).includes(`dm:${reporterId}`), 15_000, 'the DM to the reporter recorded');
+    expect(await recorder()).toContain('Ry6u');
+
+    const erased = await sys.post('/v1/privacy/erasures', officer.auth, { platform: 'chatplatform', reporterId });
+    expect(erased.body).toMatchObject({ success: true, erased: { reports: 1, chatMessages: 1 } });
+    const after = await recorder();
+    for (const gone of [reporterId, 'Ry6u']) expect(after.includes(gone), gone).toBe(false);
+    // The reporter's id is gone from the whole file; the dismissal's reason stays in the case's history.
+    expect(storeBytes().includes(reporterId), 'the SQLite file still holds the reporter id').toBe(false);
+  });
 });

@@ -37,7 +37,7 @@ const personal = (id: string, userId: string, at: number, reporterId = 'rep-1') 
 
 /** Runs an erasure to its end, `limit` reports per step, and sums the steps. */
 async function eraseAll(store: Store, subject: PrivacySubject, options: Partial<ErasureStep> = {}): Promise<ErasureStepOutcome & { steps: number }> {
-  const sum: ErasureStepOutcome & { steps: number } = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, openCaseUsers: [], kept: [], cursor: null, steps: 0 };
+  const sum: ErasureStepOutcome & { steps: number } = { reports: 0, evidenceItems: 0, unheldBlobs: [], appeals: 0, sanctions: 0, user: false, reporterStats: false, outcomes: 0, directMessages: 0, openCaseUsers: [], kept: [], cursor: null, steps: 0 };
   for (let cursor: string | null = null; ; ) {
     const out = await store.eraseSubject({ subject, cursor, limit: 100, keep: KEEP, pseudonym: 'pseudo-1', at: 50_000, dryRun: false, ...options });
     sum.steps += 1;
@@ -49,6 +49,7 @@ async function eraseAll(store: Store, subject: PrivacySubject, options: Partial<
     sum.user ||= out.user;
     sum.reporterStats ||= out.reporterStats;
     sum.outcomes += out.outcomes;
+    sum.directMessages += out.directMessages;
     sum.openCaseUsers.push(...out.openCaseUsers);
     sum.kept.push(...out.kept);
     if (out.cursor === null) return sum;
@@ -251,6 +252,28 @@ export function describePrivacyContract(name: string, makeStore: () => Promise<S
       expect(await store.reporterStats([{ platform: 'gameplatform', id: 'snitch' }])).toEqual([]);
       expect(await store.reporterOutcomes({ platform: 'gameplatform', id: 'snitch' }, 0, 10)).toEqual([]);
       expect((await store.reporterOutcomes({ platform: 'gameplatform', id: 'pseudo-1' }, 0, 10)).map((o) => o.reportId)).toEqual(['rr2']);
+    });
+
+    it("erases a chat-platform reporter's DMs in the embedded recorder: content erased, recipient the pseudonym; a dry run changes none", async () => {
+      await store.recordMessage({ channel: 'dm:chatter', kind: 'reporter.dm', content: 'Your report was reviewed and dismissed: not griefer-1', dedupeKey: 'dm-d1-chatter' });
+      await store.recordMessage({ channel: 'dm:chatter-2', kind: 'reporter.dm', content: 'Your report was reviewed.', dedupeKey: 'dm-d1-chatter-2' });
+      // Sent through a chat platform's API instead, their deliveries are keyed the same way.
+      await store.recordDelivery({ key: 'dm-d2-chatter', externalId: 'm1', deliveredAt: 1 });
+      await store.recordDelivery({ key: 'dm-d2-chatter-2', externalId: 'm2', deliveredAt: 1 });
+      const subject: PrivacySubject = { kind: 'reporter', platform: 'chatplatform', reporterId: 'chatter' };
+      expect(await eraseAll(store, subject, { dryRun: true })).toMatchObject({ directMessages: 1 });
+      expect((await store.listMessages(10)).map((m) => m.channel).sort()).toEqual(['dm:chatter', 'dm:chatter-2']);
+      expect(await eraseAll(store, subject)).toMatchObject({ directMessages: 1 });
+      const after = await store.listMessages(10);
+      expect(after.map((m) => [m.channel, m.content]).sort()).toEqual([
+        ['dm:chatter-2', 'Your report was reviewed.'],
+        ['dm:pseudo-1', ERASED_TEXT],
+      ]);
+      expect(JSON.stringify(after)).not.toMatch(/chatter"|chatter,|-chatter"/);
+      expect(await store.findDelivery('dm-d2-chatter')).toBeNull();
+      expect(await store.findDelivery('dm-d2-chatter-2')).toMatchObject({ externalId: 'm2' });
+      // The same id on another platform is someone else: their erasure leaves the recorder alone.
+      expect(await eraseAll(store, { kind: 'reporter', platform: 'gameplatform', reporterId: 'chatter-2' })).toMatchObject({ directMessages: 0 });
     });
 
     it('the evidence retention sweep skips held items until the hold ends or is released', async () => {

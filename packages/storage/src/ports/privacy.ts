@@ -137,12 +137,17 @@ export interface ErasureStepOutcome {
   user: boolean;
   reporterStats: boolean;
   outcomes: number;
+  /** The embedded chat recorder's DMs to the reporter (channel `dm:<id>`): content erased, recipient pseudonymised. */
+  directMessages: number;
   /** Users with an open case one of the reporter's reports is in (their Redis reporters set names the reporter). */
   openCaseUsers: string[];
   kept: KeptItem[];
   /** The cursor of the next step; null when this step was the last (the non-report parts were done in it). */
   cursor: string | null;
 }
+
+/** The chat recorder's channel of the DMs to a chat-platform reporter (the notification worker's). */
+export const dmChannel = (reporterId: string) => `dm:${reporterId}`;
 
 /** The text that replaces erased free text and names. */
 export const ERASED_TEXT = '[erased]';
