@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('uploads with the S3 store', () => {
-  it('round-trips through a presigned PUT: cited, checked, kept by hash in the bucket, served from our origin', async () => {
+  it('round-trips through a presigned PUT: cited, checked, kept by hash in the bucket, served from our origin; the player\'s erasure deletes it from the bucket', async () => {
     const asked = await sys.post('/v1/evidence/uploads', submitter.auth, { contentType: 'image/png', size: PNG.length });
     expect(asked.status).toBe(200);
     expect(asked.body.uploadUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/evidence-e2e\/evidence\/uploads\/.+X-Amz-Signature=/);
@@ -67,5 +67,12 @@ describe('uploads with the S3 store', () => {
     const stored = keys(join(s3dir, 'evidence-e2e'));
     expect(stored.some((k) => k.includes(`evidence/sha256/${sha(PNG).slice(0, 2)}/${sha(PNG).slice(2, 4)}/${sha(PNG)}`))).toBe(true);
     expect(stored.some((k) => k.includes('evidence/uploads/'))).toBe(false);
+
+    // The player's erasure (issue 53) deletes the kept copy from the bucket too.
+    const erased = await sys.cli(['privacy', 'erase', '--user', '9500', '--json']);
+    expect(erased.code, erased.stderr).toBe(0);
+    expect(JSON.parse(erased.stdout).erased).toMatchObject({ evidenceItems: 1, evidenceFiles: 1 });
+    expect(keys(join(s3dir, 'evidence-e2e')).some((k) => k.includes(sha(PNG)))).toBe(false);
+    expect((await fetch(`${sys.baseUrl}/v1/reports/${reportId}/evidence/0`, { headers: { authorization: viewer.auth } })).status).toBe(404);
   });
 });
