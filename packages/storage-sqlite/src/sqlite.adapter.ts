@@ -51,6 +51,7 @@ import { sqliteReporterOutcomes } from './reporter-outcomes.js';
 import { sqliteAppeals } from './appeals.js';
 import { groupCommit } from './group-commit.js';
 import { sqlitePrivacy } from './privacy.js';
+import { answeringStoreFull } from './store-full.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -301,7 +302,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
   });
 
   let closed = false;
-  return {
+  return answeringStoreFull({
     kind: 'sqlite',
     async createApiKey(k: ApiKeyRecord) {
       insertOrDuplicate('API key', k.key, () =>
@@ -429,5 +430,5 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
       closeCommits();
       db.close();
     },
-  };
+  } satisfies Store);
 }
