@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { APPS, System, type AppName, type Key } from '../harness.js';
+import { APPS, isErrorShape, report, System, type AppName, type Key } from '../harness.js';
 import { LONG, recordFigures, span } from './chaos.js';
 import { acceptedAreListedOnce } from './load.js';
 import { MixedLoad } from './mixed-load.js';
@@ -37,6 +37,9 @@ let disk: SmallDisk;
 let sys: System;
 let admin: Key;
 const reported = ['890', '891', '892'];
+/** A player whose case is open before the disk fills, approved while it is full and again after. */
+const approved = '893';
+let approvedReport: string;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Lines of an app's log whose message says "disk full" (the once-a-minute line). */
 const diskFullLines = (app: AppName) => sys.logsOf(app).split('\n').filter((l) => l.includes('"msg":"disk full'));
@@ -46,7 +49,10 @@ beforeAll(async () => {
   disk = await SmallDisk.start(DISK_BYTES);
   sys = await System.start({ dataDir: disk.dir, launch: disk.enter, env: { MAX_REPORTS_PER_DAY: '1000000' } });
   admin = await sys.createKey(['--admin']);
-  for (const u of reported) await sys.addUser(u);
+  for (const u of [...reported, approved]) await sys.addUser(u);
+  await sys.addModerator('m1', 'alice');
+  approvedReport = (await sys.post('/v1/reports/new', admin.auth, report(approved, 'first'))).body.id;
+  await sys.waitFor(async () => (await sys.get(`/v1/reports/${approved}`, admin.auth)).body.count === 1, 30_000, 'the first report stored');
 }, 120_000);
 afterAll(async () => {
   await sys?.stop();
@@ -64,11 +70,17 @@ it.skipIf(unavailable)('the disk under SQLite full: submits still accepted, inta
   const acceptedAtFull = load.outcome.accepted.length;
   expect(disk.free()).toBeLessThan(64 << 10);
   await pause(FULL_MS);
+  // A decision cannot be stored either: refused in the error shape, nothing of it applied.
+  const refused = await sys.post(`/v1/reports/${approvedReport}/approve`, admin.auth, { moderator: { id: 'm1' }, dm: false });
+  expect(refused.status, JSON.stringify(refused.body)).toBe(500);
+  expect(isErrorShape(refused.body)).toBe(true);
   const acceptedWhileFull = load.outcome.accepted.length - acceptedAtFull;
   // Every attempt so far failed on the disk and waits for its retry; none is given up.
   const intake = sys.queue('intake');
   expect((await intake.getJobCounts('delayed')).delayed ?? 0).toBeGreaterThan(0);
   expect(await intake.getFailedCount()).toBe(0);
+
+  expect((await sys.get(`/v1/sanctions/${approved}`, admin.auth)).body.banned).toBe(false);
 
   disk.unfill();
   const freedAt = Date.now();
@@ -76,19 +88,23 @@ it.skipIf(unavailable)('the disk under SQLite full: submits still accepted, inta
   const outcome = await load.stop();
   const { missing, duplicated, listed } = await acceptedAreListedOnce(sys, admin.auth, reported, outcome.accepted, span(90_000, 180_000));
   const recoveryMs = Date.now() - freedAt;
+  const again = await sys.post(`/v1/reports/${approvedReport}/approve`, admin.auth, { moderator: { id: 'm1' }, dm: false });
+  expect(again.status, JSON.stringify(again.body)).toBe(200);
+  expect((await sys.get(`/v1/sanctions/${approved}`, admin.auth)).body.banned).toBe(true);
   // Nothing sits waiting on a queue (notifications delayed by the full disk included).
   await expectWorkersDrain(sys, span(90_000, 300_000));
 
   // No process exited (no crash loop): each still the one started.
   for (const app of Object.keys(pids) as AppName[]) expect(sys.pidOf(app), `${app} still running`).toBe(pids[app]);
-  // "disk full" at most once a minute per process; never the failed attempts one by one.
+  // "disk full" at most once a minute per process; never the attempts retried one by one (a
+  // refused decision is a line of its own: a moderator was answered 500 for it).
   const minutes = Math.floor((Date.now() - fullAt) / 60_000) + 1;
   const said: Record<string, number> = {};
   for (const app of Object.keys(APPS) as AppName[]) {
-    const lines = sys.logsOf(app).split('\n');
     said[app] = diskFullLines(app).length;
     expect(said[app], `${app}'s "disk full" lines`).toBeLessThanOrEqual(minutes);
-    expect(lines.filter((l) => /disk is full|disk under the store is full/.test(l) && !l.includes('"msg":"disk full')), `${app}'s other lines about the full disk`).toEqual([]);
+    const retriedOneByOne = sys.logsOf(app).split('\n').filter((l) => l.includes('"msg":"job failed, will retry"') && /disk/.test(l));
+    expect(retriedOneByOne, `${app}'s attempts refused by the full disk, logged one by one`).toEqual([]);
   }
   expect(await intake.getFailedCount()).toBe(0);
 
