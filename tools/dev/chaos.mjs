@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run chaos`: the fault scenarios of issue 51 at full length (CHAOS=long: Redis down 8 s
 // under heavier load, the platforms down 10 minutes on the default retry schedule, the disk under
-// SQLite full 3 minutes), one file at a
-// time, then a table of what each acknowledged, stored and lost and how long recovery took.
+// SQLite full 3 minutes), one file at a time, then a table of what each acknowledged, stored and
+// lost and how long recovery took.
 // `npm run chaos -- redis` runs only the files whose name contains "redis". Not part of `npm test`.
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
