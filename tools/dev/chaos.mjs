@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run chaos`: the fault scenarios of issue 51 at full length (CHAOS=long: Redis down 8 s
-// under heavier load, the platforms down 10 minutes on the default retry schedule), one file at a
-// time, then a table of what each acknowledged, stored and lost and how long recovery took.
+// under heavier load, the platforms down 10 minutes on the default retry schedule, the disk under
+// SQLite full 3 minutes), one file at a time, then a table of what each acknowledged, stored and
+// lost and how long recovery took.
 // `npm run chaos -- redis` runs only the files whose name contains "redis". Not part of `npm test`.
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { run } from './lib/run.mjs';
 import { ensureRedisSentinel } from './lib/sentinel.mjs';
 
 /** The scenario files (tests/e2e/src/faults), each running its long form under CHAOS=long. */
-const SCENARIOS = ['redis-restart', 'platforms-down', 'redis-sentinel'];
+const SCENARIOS = ['redis-restart', 'platforms-down', 'redis-sentinel', 'disk-full'];
 
 /** The figures each test appended to `file` (tests/e2e/src/faults/chaos.ts), as a table. */
 function table(rows) {

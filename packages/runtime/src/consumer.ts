@@ -2,10 +2,12 @@ import { UnrecoverableError, Worker, type Job, type MinimalJob } from 'bullmq';
 import type { Redis } from './redis.js';
 import type { Logger } from 'pino';
 import { QUEUES, queuePrefix, type JobReply, type PayloadOf, type QueueKey } from '@rm/contracts';
+import { StoreFullError } from '@rm/storage';
 import type { Metrics } from './metrics.js';
 import { SpanKind, withSpan, type SpanOptions } from './tracing.js';
 import { exponentialJitterBackoff, MAX_BACKOFF_MS } from './backoff.js';
 import { sendReply } from './job-replies.js';
+import { StoreFullLog } from './store-full-log.js';
 
 /** Worker deaths (stalls) a job survives before it fails for good. */
 const MAX_STALLS = 5;
@@ -26,6 +28,8 @@ export interface ConsumerOptions {
   onFailedForGood?: (job: Job, err: Error) => Promise<void>;
   /** Job counts and durations for Prometheus. */
   metrics?: Metrics;
+  /** Where attempts refused by a full disk are said, once a minute: one per process (a consumer's own by default). */
+  storeFullLog?: StoreFullLog;
 }
 
 /**
@@ -57,6 +61,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     void sendReply(options.connection, options.keyPrefix, job.data, answer).catch((err: unknown) =>
       options.logger.warn({ err, jobId: job.id }, 'could not publish the job\'s reply; its producer reads the job at its timeout'),
     );
+  const storeFull = options.storeFullLog ?? new StoreFullLog(options.logger);
   const worker = new Worker(
     spec.name,
     async (job: Job) => {
@@ -98,7 +103,9 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     const final = job ? job.attemptsMade >= attempts || err instanceof UnrecoverableError : true;
     options.metrics?.jobs.inc({ queue: spec.name, outcome: final ? 'failed' : 'retried' });
     (final ? options.metrics?.failedForGood : options.metrics?.retries)?.inc({ queue: spec.name });
-    options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
+    // A full disk fails every job that writes, each retried: one line a minute says so for all.
+    if (!final && err instanceof StoreFullError) storeFull.note(spec.name, err);
+    else options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
     if (final && job) reply(job, { ok: false, jobId: job.id ?? '', reason: err.message });
     if (final && job && options.onFailedForGood) {
       options.onFailedForGood(job, err).catch((cause: unknown) => options.logger.error({ err: cause, jobId: job.id }, 'could not hand over a job that failed for good'));

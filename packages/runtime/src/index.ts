@@ -7,6 +7,7 @@ export * from './ids.js';
 export * from './main.js';
 export * from './credentials.js';
 export * from './consumer.js';
+export * from './store-full-log.js';
 export * from './worker-config.js';
 export * from './backoff.js';
 export * from './lock.js';

@@ -8,6 +8,7 @@ import type { ProbedStore } from './readiness.js';
 import { onShutdown } from './shutdown.js';
 import { tracedStore } from './traced-store.js';
 import { startWorkerOps, type WorkerOps } from './worker-ops.js';
+import { StoreFullLog } from './store-full-log.js';
 
 /** What every worker opens the same way; the store is opened by the caller (runtime knows no adapter). */
 export interface WorkerStore extends ProbedStore {
@@ -60,6 +61,8 @@ export async function startWorkerProcess<S extends WorkerStore>(
   });
   // A process may consume several queues: one shutdown closes every worker first, then the rest.
   const workers: Worker[] = [];
+  // "disk full" once a minute per process, whichever of its queues met it.
+  const storeFullLog = new StoreFullLog(log);
   const extraClosers: (() => Promise<unknown>)[] = [];
   return {
     store,
@@ -73,6 +76,7 @@ export async function startWorkerProcess<S extends WorkerStore>(
         logger: log,
         lockMs: config.JOB_LOCK_MS,
         metrics: ops.metrics,
+        storeFullLog,
         ...(options.maxBackoffMs !== undefined && { maxBackoffMs: options.maxBackoffMs }),
         ...(options.onFailedForGood && { onFailedForGood: options.onFailedForGood }),
       });

@@ -52,6 +52,7 @@ import { sqliteAppeals } from './appeals.js';
 import { groupCommit } from './group-commit.js';
 import { sqlitePrivacy } from './privacy.js';
 import { sqliteRetention } from './retention.js';
+import { answeringStoreFull } from './store-full.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -312,7 +313,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
       /* the next checkpoint does it */
     }
   };
-  return {
+  return answeringStoreFull({
     kind: 'sqlite',
     async createApiKey(k: ApiKeyRecord) {
       insertOrDuplicate('API key', k.key, () =>
@@ -437,5 +438,5 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
       closeCommits();
       db.close();
     },
-  };
+  } satisfies Store);
 }

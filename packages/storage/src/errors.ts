@@ -33,3 +33,15 @@ export class MigrationsPendingError extends Error {
     this.name = 'MigrationsPendingError';
   }
 }
+
+/**
+ * The disk under the store is full: the write was refused whole (nothing of it kept), and the
+ * same write succeeds once space is freed. Jobs that meet it are retried; processes say so once a
+ * minute, not once per job (docs/reliability.md, disk full).
+ */
+export class StoreFullError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('the disk under the store is full: nothing was written', options);
+    this.name = 'StoreFullError';
+  }
+}

@@ -63,9 +63,11 @@ export function redisUrl(): string {
   return url;
 }
 
-export function runNode(entry: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+/** `launch` goes before `node` (e.g. nsenter into a mount namespace: faults/small-disk.ts). */
+export function runNode(entry: string, args: string[], env: NodeJS.ProcessEnv, input?: string, launch: string[] = []): Promise<CliResult> {
   return new Promise((ok) => {
-    const child = spawn(process.execPath, [join(ROOT, entry), ...args], { env, cwd: ROOT });
+    const [command, ...prefix] = [...launch, process.execPath];
+    const child = spawn(command!, [...prefix, join(ROOT, entry), ...args], { env, cwd: ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -100,6 +102,8 @@ export class System {
     private readonly appEnv: Partial<Record<AppName, Record<string, string>>> = {},
     /** False for a second set of processes sharing another system's data (see `alongside`). */
     private readonly ownsData = true,
+    /** Put before `node` for every process and CLI run (see `start`). */
+    private readonly launch: string[] = [],
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
     this.env = {
@@ -119,11 +123,18 @@ export class System {
     };
   }
 
-  /** `env` goes to every process and the CLI; `appEnv` adds to it for one app (e.g. its METRICS_PORT). */
-  /** `port`: the gateway's, when a test must know it before the system starts (an identity provider's redirect). */
-  static async start(options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>>; port?: number } = {}): Promise<System> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'rm-e2e-'));
-    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, options.port ?? (await freePort()), options.env ?? {}, options.appEnv);
+  /**
+   * `env` goes to every process and the CLI; `appEnv` adds to it for one app (e.g. its METRICS_PORT).
+   * `dataDir` is a folder the caller owns (a temporary one of the system's own by default), and
+   * `launch` a command every process and CLI run starts through (e.g. nsenter into the mount
+   * namespace where `dataDir` is a small disk: faults/small-disk.ts). `port`: the gateway's, when a
+   * test must know it before the system starts (an identity provider's redirect).
+   */
+  static async start(
+    options: { apps?: AppName[]; env?: Record<string, string>; appEnv?: Partial<Record<AppName, Record<string, string>>>; dataDir?: string; launch?: string[]; port?: number } = {},
+  ): Promise<System> {
+    const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rm-e2e-'));
+    const system = new System(dataDir, `t${randomBytes(4).toString('hex')}`, options.port ?? (await freePort()), options.env ?? {}, options.appEnv, options.dataDir === undefined, options.launch);
     return system.startAll(options.apps);
   }
 
@@ -151,12 +162,13 @@ export class System {
   async alongside(options: { apps?: AppName[]; env?: Record<string, string> } = {}): Promise<System> {
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...this.env, ...options.env })) if (v !== undefined && k !== 'PORT') extra[k] = v;
-    const twin = new System(this.dataDir, this.prefix, await freePort(), extra, this.appEnv, false);
+    const twin = new System(this.dataDir, this.prefix, await freePort(), extra, this.appEnv, false, this.launch);
     return twin.startAll(options.apps);
   }
 
   async startApp(app: AppName): Promise<void> {
-    const child = spawn(process.execPath, [join(ROOT, APPS[app])], { env: { ...this.env, ...this.appEnv[app] }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...prefix] = [...this.launch, process.execPath];
+    const child = spawn(command!, [...prefix, join(ROOT, APPS[app])], { env: { ...this.env, ...this.appEnv[app] }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     this.logs.set(app, lines);
     child.stdout!.on('data', (d) => lines.push(String(d)));
@@ -225,7 +237,7 @@ export class System {
   }
 
   cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
-    return runNode('tools/cli/dist/main.js', args, { ...this.env, ...extraEnv });
+    return runNode('tools/cli/dist/main.js', args, { ...this.env, ...extraEnv }, undefined, this.launch);
   }
 
   async createKey(args: string[]): Promise<Key> {

@@ -19,7 +19,8 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  *   (200, or 400 because a decision that answered 500 was applied later) settles the user. A
  *   moderator clicks every `decisionGapMs`, so decisions go on across the whole fault.
  * A client pauses 50 ms after a failure, as a real one backs off, so a fast refusal does not
- * become a flood.
+ * become a flood; a submitter also waits `submitGapMs` after each 200 (none by default), for a
+ * steady rate rather than the most the machine can take.
  */
 export class MixedLoad {
   readonly outcome: LoadOutcome = { accepted: [], approved: [], statuses: {} };
@@ -30,7 +31,7 @@ export class MixedLoad {
   constructor(
     private readonly sys: System,
     private readonly auth: string,
-    options: { reported: string[]; submitters: number; toApprove: Map<string, string>; deciders: number; moderatorId: string; decisionGapMs: number },
+    options: { reported: string[]; submitters: number; toApprove: Map<string, string>; deciders: number; moderatorId: string; decisionGapMs: number; submitGapMs?: number },
   ) {
     const pending = [...options.toApprove.entries()];
     const submit = async () => {
@@ -38,8 +39,10 @@ export class MixedLoad {
         const userId = options.reported[this.n % options.reported.length]!;
         const reporter = `mixed-${this.n++}-${Math.random()}`;
         const answer = await this.post('/v1/reports/new', report(userId, reporter));
-        if (answer?.status === 200 && answer.body.id) this.outcome.accepted.push(answer.body.id);
-        else await pause(50);
+        if (answer?.status === 200 && answer.body.id) {
+          this.outcome.accepted.push(answer.body.id);
+          if (options.submitGapMs) await pause(options.submitGapMs);
+        } else await pause(50);
       }
     };
     const decide = async () => {
