@@ -23,6 +23,9 @@ export interface AxeFinding {
 
 /** Runs axe on the page as it is now; its violations of `tags` whose impact is serious or critical. */
 export async function seriousViolations(page: Page, tags: readonly string[] = WCAG_22_AA_TAGS): Promise<AxeFinding[]> {
+  // A click's navigation is awaited only until it commits: the page is checked once its stylesheet
+  // applies (an unstyled page fails target-size, for one).
+  await page.waitForLoadState('load');
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const found = await page.evaluate(async (values) => {
     type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] };

@@ -267,7 +267,7 @@ describe('the console in a real headless browser', () => {
   });
 
   it('reaches every action of a case by keyboard alone, each with a visible focus', async () => {
-    const keyboardPlayer = '9813';
+    const keyboardPlayer = '9831';
     await sys.addUser(keyboardPlayer, 'keyboarder', 'Key Boarder');
     expect((await sys.post('/v1/reports/new', admin.auth, report(keyboardPlayer, 'console-keys'))).status).toBe(200);
     await alicePage.getByRole('link', { name: 'Queue', exact: true }).click();
