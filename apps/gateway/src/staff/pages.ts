@@ -8,7 +8,7 @@ const PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame
  * A page a person lands on when sign-in cannot go on (the browser came here from the provider, so
  * an API error body would be no use to them): what happened, in words, and the way back.
  */
-export function signInPage(reply: FastifyReply, status: number, title: string, paragraphs: string[]): FastifyReply {
+export function signInPage(reply: FastifyReply, status: number, title: string, paragraphs: readonly string[]): FastifyReply {
   const page = html`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Moderator console</title></head>

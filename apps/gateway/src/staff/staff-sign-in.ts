@@ -20,7 +20,7 @@ export class SignInRefused extends Error {
   constructor(
     readonly status: 400 | 403 | 500,
     readonly title: string,
-    readonly detail: string[],
+    readonly detail: readonly string[],
   ) {
     super(title);
   }

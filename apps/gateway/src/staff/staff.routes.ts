@@ -11,6 +11,8 @@ import { SignInRefused, type StaffSignIn } from './staff-sign-in.js';
 type Deps = { staff: StaffSignIn | null; limits: SessionLimits | null; logger: Logger };
 
 const CONSOLE = '/console/';
+/** The page when the provider or Redis could not be reached (the cause goes to the log). */
+const UNAVAILABLE = ['Sign-in is unavailable', ['The identity provider or this service could not be reached. Try again in a minute.']] as const;
 /** Only a page of the console: a sign-in never returns the browser to another site. */
 const consolePage = (value: string | undefined) => (value && /^\/console\/[\w\-./?=&%#]*$/.test(value) && !value.includes('//') ? value : CONSOLE);
 
@@ -66,7 +68,7 @@ export function staffRoutes(deps: Deps): FastifyPluginAsyncZod {
         started = await orUnavailable('Redis', () => signIn.begin(consolePage(request.query.return)));
       } catch (err) {
         deps.logger.warn({ err: (err as Error).message }, 'staff sign-in could not start');
-        return signInPage(reply, 500, 'Sign-in is unavailable', ['The identity provider or this service could not be reached. Try again in a minute.']);
+        return signInPage(reply, 500, ...UNAVAILABLE);
       }
       setCookie(request, reply, SIGN_IN_COOKIE, started.state, { path: '/auth', maxAgeMs: SIGN_IN_TTL_MS });
       return reply.header('cache-control', 'no-store').redirect(started.url.href, 302);
@@ -74,17 +76,18 @@ export function staffRoutes(deps: Deps): FastifyPluginAsyncZod {
 
     app.get('/callback', { schema: { hide: true, querystring: z.record(z.string(), z.unknown()) } }, async (request, reply) => {
       const { staff: signIn, limits: sessionLimits } = enabled();
-      const query = request.url.slice(request.url.indexOf('?') + 1);
+      const at = request.url.indexOf('?');
+      const query = at < 0 ? '' : request.url.slice(at + 1);
       const state = new URLSearchParams(query).get('state') ?? undefined;
       clearCookie(request, reply, SIGN_IN_COOKIE, '/auth');
       try {
-        const { sessionId, returnTo } = await signIn.complete(state, cookieOf(request, SIGN_IN_COOKIE), request.url.includes('?') ? query : '');
+        const { sessionId, returnTo } = await signIn.complete(state, cookieOf(request, SIGN_IN_COOKIE), query);
         setCookie(request, reply, SESSION_COOKIE, sessionId, { path: '/', maxAgeMs: sessionLimits.maxAgeMs });
         return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
       } catch (err) {
         if (err instanceof SignInRefused) return signInPage(reply, err.status, err.title, err.detail);
         deps.logger.warn({ err: (err as Error).message }, 'staff sign-in could not be completed');
-        return signInPage(reply, 500, 'Sign-in is unavailable', ['The identity provider or this service could not be reached. Try again in a minute.']);
+        return signInPage(reply, 500, ...UNAVAILABLE);
       }
     });
 
