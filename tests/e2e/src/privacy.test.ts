@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobPath } from '@rm/evidence';
 import { commonConfig, createRedis, loadConfig, type Redis } from '@rm/runtime';
 import { isErrorShape, System, type Key } from './harness.js';
+import { redisDump as dumpRedis } from './redis-dump.js';
 
 // A data subject's data planted through the public API (reports, a case, a ban, an appeal, evidence
 // kept on disk), then export, erase and holds through the CLI and HTTP: afterwards the SQLite file
@@ -48,28 +49,8 @@ afterAll(async () => {
   await new Promise((done) => server?.close(done));
 });
 
-/** Every key of this system (its prefix) with its value as text, whatever its type. */
-async function redisDump(): Promise<string> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `*${sys.prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      const type = await redis.type(key);
-      const value =
-        type === 'string' ? await redis.get(key)
-        : type === 'hash' ? await redis.hgetall(key)
-        : type === 'set' ? await redis.smembers(key)
-        : type === 'list' ? await redis.lrange(key, 0, -1)
-        : type === 'zset' ? await redis.zrange(key, '0', '-1')
-        : type === 'stream' ? await redis.xrange(key, '-', '+')
-        : null;
-      out.push(key, JSON.stringify(value));
-    }
-  } while (cursor !== '0');
-  return out.join('\n');
-}
+/** Every key of this system with its value as text. */
+const redisDump = () => dumpRedis(redis, sys.prefix);
 
 /** The SQLite file and its write-ahead log, as bytes read as text. */
 function storeBytes(): string {

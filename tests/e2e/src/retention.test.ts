@@ -7,6 +7,7 @@ import { blobPath } from '@rm/evidence';
 import { commonConfig, createRedis, loadConfig, type Redis } from '@rm/runtime';
 import { FakePlatform } from './fake-platform.js';
 import { APPS, runNode, System, type Key } from './harness.js';
+import { redisDump as dumpRedis } from './redis-dump.js';
 import { TEST_POLICY, writePolicy } from './triage-policy.js';
 
 // The retention sweep end to end (docs/privacy.md#retention): players' data planted through the
@@ -79,28 +80,8 @@ afterAll(async () => {
   await new Promise((done) => clips?.close(done));
 });
 
-/** Every key of this system (its prefix) with its value as text, whatever its type. */
-async function redisDump(): Promise<string> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `*${sys.prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      const type = await redis.type(key);
-      const value =
-        type === 'string' ? await redis.get(key)
-        : type === 'hash' ? await redis.hgetall(key)
-        : type === 'set' ? await redis.smembers(key)
-        : type === 'list' ? await redis.lrange(key, 0, -1)
-        : type === 'zset' ? await redis.zrange(key, '0', '-1')
-        : type === 'stream' ? await redis.xrange(key, '-', '+')
-        : null;
-      out.push(key, JSON.stringify(value));
-    }
-  } while (cursor !== '0');
-  return out.join('\n');
-}
+/** Every key of this system with its value as text. */
+const redisDump = () => dumpRedis(redis, sys.prefix);
 
 /** The key of a dump (key and value on alternate lines) whose value holds `text`. */
 const keyHolding = (dump: string, text: string): string => {
