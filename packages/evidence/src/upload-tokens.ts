@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { signedFields } from '@rm/runtime';
 
 /** What a token vouches for: this upload, of this type and size. `purpose` keeps a PUT token from being cited, and back. */
 export interface UploadClaim {
@@ -19,25 +20,14 @@ export type TokenCheck = { ok: true; claim: UploadClaim } | { ok: false; why: 'f
  * is stored: the signature is the proof the service issued it.
  */
 export function uploadTokens(secret: string) {
-  const sign = (body: string) => createHmac('sha256', secret).update(body).digest('base64url');
+  const tokens = signedFields(secret);
   return {
     issue(claim: UploadClaim): string {
-      const body = Buffer.from(JSON.stringify([claim.uploadId, claim.contentType, claim.size, claim.expiresAt, claim.purpose])).toString('base64url');
-      return `${body}.${sign(body)}`;
+      return tokens.seal([claim.uploadId, claim.contentType, claim.size, claim.expiresAt, claim.purpose]);
     },
     check(token: string, purpose: UploadClaim['purpose'], now = Date.now()): TokenCheck {
-      const [body, signature, extra] = token.split('.');
-      if (!body || !signature || extra !== undefined) return { ok: false, why: 'forged' };
-      const expected = Buffer.from(sign(body));
-      const given = Buffer.from(signature);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, why: 'forged' };
-      let fields: unknown;
-      try {
-        fields = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-      } catch {
-        return { ok: false, why: 'forged' };
-      }
-      if (!Array.isArray(fields) || fields.length !== 5) return { ok: false, why: 'forged' };
+      const fields = tokens.open(token);
+      if (!fields || fields.length !== 5) return { ok: false, why: 'forged' };
       const [uploadId, contentType, size, expiresAt, tokenPurpose] = fields as [string, string, number, number, UploadClaim['purpose']];
       if (tokenPurpose !== purpose) return { ok: false, why: 'forged' };
       if (now > expiresAt) return { ok: false, why: 'expired' };

@@ -27,3 +27,4 @@ export * from './redis-check.js';
 export * from './deadlines.js';
 export * from './job-replies.js';
 export { tracedStore } from './traced-store.js';
+export { signedFields } from './signed-fields.js';

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signedFields } from '@rm/runtime';
 
 /** What an appeal link vouches for: this player may see and appeal this sanction until `expiresAt`. */
 export interface AppealLinkClaim {
@@ -19,26 +19,15 @@ const FORMAT = 'appeal-link/1';
  * it. The claim is signed, not hidden: it names the player's own sanction and id, no more.
  */
 export function appealLinkTokens(secret: string) {
-  const sign = (body: string) => createHmac('sha256', secret).update(body).digest('base64url');
+  const tokens = signedFields(secret);
   return {
     issue(claim: AppealLinkClaim): string {
-      const body = Buffer.from(JSON.stringify([FORMAT, claim.sanctionId, claim.userId, claim.expiresAt])).toString('base64url');
-      return `${body}.${sign(body)}`;
+      return tokens.seal([FORMAT, claim.sanctionId, claim.userId, claim.expiresAt]);
     },
     check(token: string, now = Date.now()): AppealLinkCheck {
-      const [body, signature, extra] = token.split('.');
-      if (!body || !signature || extra !== undefined) return { ok: false, why: 'forged' };
-      const expected = Buffer.from(sign(body));
-      const given = Buffer.from(signature);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, why: 'forged' };
-      let fields: unknown;
-      try {
-        fields = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-      } catch {
-        return { ok: false, why: 'forged' };
-      }
-      if (!Array.isArray(fields) || fields.length !== 4 || fields[0] !== FORMAT) return { ok: false, why: 'forged' };
-      const [, sanctionId, userId, expiresAt] = fields as unknown[];
+      const fields = tokens.open(token);
+      if (!fields || fields.length !== 4 || fields[0] !== FORMAT) return { ok: false, why: 'forged' };
+      const [, sanctionId, userId, expiresAt] = fields;
       if (typeof sanctionId !== 'string' || typeof userId !== 'string' || typeof expiresAt !== 'number') return { ok: false, why: 'forged' };
       if (now > expiresAt) return { ok: false, why: 'expired' };
       return { ok: true, claim: { sanctionId, userId, expiresAt } };
