@@ -24,6 +24,7 @@ let logger: Logger | undefined;
  */
 const V8_FLAGS = '--no-allocation-site-pretenuring';
 
+// Traced without async context: each request carries its own (http/tracing.ts).
 runMain('gateway', async () => {
   setFlagsFromString(V8_FLAGS);
   const config = loadConfig(gatewayConfig);
@@ -129,4 +130,4 @@ runMain('gateway', async () => {
   ]);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ address }, 'gateway listening');
-}, () => logger);
+}, () => logger, { asyncContext: false });

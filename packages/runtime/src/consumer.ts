@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { QUEUES, queuePrefix, type JobReply, type PayloadOf, type QueueKey } from '@rm/contracts';
 import { StoreFullError } from '@rm/storage';
 import type { Metrics } from './metrics.js';
-import { SpanKind, withSpan, type SpanOptions } from './tracing.js';
+import { sampledTraces, SpanKind, withSpan, type SpanOptions } from './tracing.js';
 import { exponentialJitterBackoff, MAX_BACKOFF_MS } from './backoff.js';
 import { sendReply } from './job-replies.js';
 import { StoreFullLog } from './store-full-log.js';
@@ -47,11 +47,13 @@ export interface ConsumerOptions {
 function jobSpan(queue: string, job: Job): SpanOptions {
   const data = (job.data ?? {}) as { trace?: string; reports?: { trace?: string }[]; decisions?: { trace?: string }[] };
   const items = (data.reports ?? data.decisions ?? []).map((i) => i?.trace).filter((t): t is string => typeof t === 'string');
+  const sampled = sampledTraces(items);
   return {
     kind: SpanKind.CONSUMER,
     attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'messaging.message.id': job.id ?? '', 'messaging.batch.message_count': Math.max(1, items.length) },
-    parent: data.trace ?? items[0],
-    links: items,
+    // A batch follows the first of its requests the sampler kept, so each of them reaches here.
+    parent: data.trace ?? sampled[0] ?? items[0],
+    links: sampled,
   };
 }
 

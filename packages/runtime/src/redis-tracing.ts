@@ -1,5 +1,5 @@
 import type { Cluster, Command, Redis as Standalone } from 'ioredis';
-import { SpanKind, withSpan } from './tracing.js';
+import { recording, SpanKind, withSpan } from './tracing.js';
 
 /**
  * A client span per command this connection sends (`redis <command>`), ended when its answer
@@ -9,6 +9,7 @@ import { SpanKind, withSpan } from './tracing.js';
 export function traceCommands(redis: Standalone | Cluster): void {
   const send = redis.sendCommand.bind(redis) as (command: Command, ...rest: unknown[]) => unknown;
   redis.sendCommand = ((command: Command, ...rest: unknown[]) => {
+    if (!recording()) return send(command, ...rest);
     // The caller handles the command's failure; the span only records it.
     withSpan(`redis ${command.name}`, { kind: SpanKind.CLIENT, childOnly: true, attributes: { 'db.system.name': 'redis', 'db.operation.name': command.name } }, () => command.promise).catch(() => undefined);
     return send(command, ...rest);

@@ -1,4 +1,4 @@
-import { SpanKind, tracingEnabled, withSpan } from './tracing.js';
+import { recording, SpanKind, tracingEnabled, withSpan } from './tracing.js';
 
 /**
  * The store with a client span around each call (`store <method>`: one transaction or read of
@@ -13,7 +13,9 @@ export function tracedStore<S extends object & { kind?: string }>(store: S): S {
       const value: unknown = Reflect.get(target, method, receiver);
       if (typeof value !== 'function' || typeof method !== 'string' || method === 'close') return value;
       return (...args: unknown[]) =>
-        withSpan(`store ${method}`, { kind: SpanKind.CLIENT, childOnly: true, attributes: { 'db.system.name': system, 'db.operation.name': method } }, async () =>
+        !recording()
+          ? (value as (...a: unknown[]) => unknown).apply(target, args)
+          : withSpan(`store ${method}`, { kind: SpanKind.CLIENT, childOnly: true, attributes: { 'db.system.name': system, 'db.operation.name': method } }, async () =>
           (value as (...a: unknown[]) => unknown).apply(target, args),
         );
     },

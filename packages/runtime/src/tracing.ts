@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type Tracer, TraceFlags, isSpanContextValid } from '@opentelemetry/api';
 
 /**
  * Tracing is on when the standard OTLP endpoint variable is set. Off, the SDK is never imported
@@ -8,11 +8,17 @@ export const tracingEnabled = Boolean(process.env['OTEL_EXPORTER_OTLP_ENDPOINT']
 
 let stop: (() => Promise<void>) | undefined;
 
-/** Starts the OpenTelemetry Node SDK for this process (`service` unless OTEL_SERVICE_NAME names one). */
-export async function startTracing(service: string): Promise<void> {
+/**
+ * Starts the OpenTelemetry Node SDK for this process (`service` unless OTEL_SERVICE_NAME names one).
+ * `asyncContext: false` keeps contexts for synchronous extents only (SyncContextManager): the
+ * gateway, which carries each request's context itself (ServerSpan).
+ */
+export async function startTracing(service: string, options: { asyncContext?: boolean } = {}): Promise<void> {
   if (!tracingEnabled || stop) return;
   const { startSdk } = await import('./tracing-sdk.js');
-  stop = await startSdk(service);
+  stop = await startSdk(service, options.asyncContext ?? true);
+  sdkTracer = undefined;
+  propagationFields = undefined;
 }
 
 /** Flushes and stops the SDK: the last spans reach the collector before the process exits. */
@@ -21,21 +27,73 @@ export async function stopTracing(): Promise<void> {
   stop = undefined;
 }
 
-const tracer = () => trace.getTracer('report-moderation');
+/** Looked up once the SDK runs (the API's proxy tracer would be asked on every span otherwise). */
+let sdkTracer: Tracer | undefined;
+const tracer = (): Tracer => (sdkTracer ??= trace.getTracer('report-moderation'));
+/** The headers the configured propagators read (traceparent, tracestate, baggage by default). */
+let propagationFields: string[] | undefined;
 
-/** The W3C `traceparent` of the active span, to carry in a job; undefined when tracing is off. */
-export function traceparent(): string | undefined {
+/** Whether a span being recorded is active: a child-only span (store, Redis) is made only then. */
+export function recording(): boolean {
+  return tracingEnabled && trace.getSpan(context.active())?.isRecording() === true;
+}
+
+/**
+ * A span's W3C traceparent, written directly: a job's `trace` is W3C whatever OTEL_PROPAGATORS
+ * chooses for HTTP headers, and a request's costs no propagator round.
+ */
+function traceparentOf(sc: SpanContext): string {
+  return `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags & TraceFlags.SAMPLED ? '01' : '00'}`;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The W3C `traceparent` of the active span (or of `ctx`), to carry in a job; undefined when tracing is off. */
+export function traceparent(ctx?: Context): string | undefined {
   if (!tracingEnabled) return undefined;
-  const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
-  return carrier['traceparent'];
+  const sc = trace.getSpanContext(ctx ?? context.active());
+  return sc && isSpanContextValid(sc) ? traceparentOf(sc) : undefined;
+}
+
+/**
+ * A job's data with a request's `traceparent` in it (`trace`), for a producer without async
+ * context (the gateway): the queue (queues.ts) keeps a `trace` it finds, and the consumer's span
+ * continues it. Job payloads are parsed with zod, which drops the field.
+ */
+export function carryingTrace<T extends object>(data: T, trace: string | undefined): T {
+  return trace ? { ...data, trace } : data;
+}
+
+/** The traceparent `carryingTrace` put in a job's data (or one of its items), if any. */
+export function carriedTrace(data: unknown): string | undefined {
+  const trace = (data as { trace?: unknown } | null)?.trace;
+  return typeof trace === 'string' ? trace : undefined;
+}
+
+/** The carried traceparents whose sampled flag is set (W3C: `00-<trace>-<span>-<flags>`). */
+export function sampledTraces(traces: (string | undefined)[]): string[] {
+  return traces.filter((t): t is string => t !== undefined && t.length === 55 && (parseInt(t.slice(53), 16) & 1) === 1);
+}
+
+/**
+ * The span of a batch a producer sends (the gateway's intake turn) when any of its requests is
+ * sampled: it continues the first sampled one and links them all, so every sampled request
+ * reaches the consumer, whose span continues this one (a job added while it is active carries
+ * it). A batch of unsampled requests is sent bare.
+ */
+export function withBatchSpan<T>(name: string, traces: (string | undefined)[], fn: () => Promise<T>): Promise<T> {
+  if (!tracingEnabled) return fn();
+  const sampled = sampledTraces(traces);
+  if (sampled.length === 0) return fn();
+  return withSpan(name, { kind: SpanKind.PRODUCER, attributes: { 'messaging.batch.message_count': traces.length }, parent: sampled[0], links: sampled }, fn);
 }
 
 /** The context a carried `traceparent` names, for a span's parent or link. */
 function contextOf(parent: string | undefined): Context | undefined {
-  if (!parent) return undefined;
-  const ctx = propagation.extract(ROOT_CONTEXT, { traceparent: parent });
-  return trace.getSpanContext(ctx) ? ctx : undefined;
+  const m = parent === undefined ? null : TRACEPARENT.exec(parent);
+  if (!m) return undefined;
+  const sc: SpanContext = { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16) & TraceFlags.SAMPLED, isRemote: true };
+  return isSpanContextValid(sc) ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
 }
 
 export interface SpanOptions {
@@ -57,7 +115,7 @@ export interface SpanOptions {
 /** Runs `fn` in a span (ended when it settles, its error recorded); just `fn` when tracing is off. */
 export function withSpan<T>(name: string, options: SpanOptions, fn: (span?: Span) => Promise<T>): Promise<T> {
   if (!tracingEnabled) return fn();
-  if (options.childOnly && !trace.getSpan(context.active())?.isRecording()) return fn();
+  if (options.childOnly && !recording()) return fn();
   const links: Link[] = [];
   for (const l of options.links ?? []) {
     const sc = trace.getSpanContext(contextOf(l) ?? ROOT_CONTEXT);
@@ -77,28 +135,45 @@ export function withSpan<T>(name: string, options: SpanOptions, fn: (span?: Span
   });
 }
 
-/** A request's server span: started before routing, entered for the rest of the request, ended with its status. */
-export interface ServerSpan {
-  enter(next: () => void): void;
-  end(status: number): void;
-}
-
 /**
  * The span of one HTTP request, continuing the caller's `traceparent` header when it sends one.
- * Its attributes are the method and the route template (`/v1/reports/:id`), never the URL.
+ * Its attributes are the method and the route template (`/v1/reports/:id`), never the URL. An
+ * unsampled request's span is only asked for its traceparent (the sampler's verdict rides with
+ * its jobs): it is never entered, given attributes or ended, which would all do nothing.
  */
-export function serverSpan(method: string, route: string, headers: Record<string, string | string[] | undefined>): ServerSpan | undefined {
-  if (!tracingEnabled) return undefined;
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer().startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': route } }, parent);
-  return {
-    enter: (next) => context.with(trace.setSpan(parent, span), next),
-    end: (status) => {
-      span.setAttribute('http.response.status_code', status);
-      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    },
-  };
+export class ServerSpan {
+  private constructor(
+    private readonly parent: Context,
+    private readonly span: Span,
+  ) {}
+
+  /** The request's span; undefined when tracing is off. */
+  static start(method: string, route: string, headers: Record<string, string | string[] | undefined>): ServerSpan | undefined {
+    if (!tracingEnabled) return undefined;
+    // Most requests carry no trace header: nothing for the propagators to read then.
+    const fields = (propagationFields ??= propagation.fields());
+    const parent = fields.some((f) => headers[f] !== undefined) ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT;
+    const span = tracer().startSpan(`${method} ${route}`, { kind: SpanKind.SERVER }, parent);
+    if (span.isRecording()) span.setAttributes({ 'http.request.method': method, 'http.route': route });
+    return new ServerSpan(parent, span);
+  }
+
+  /** Runs `fn` with a recorded span active (for `fn`'s synchronous part, in the gateway), so its store and Redis calls are children. */
+  run<T>(fn: () => T): T {
+    return this.span.isRecording() ? context.with(trace.setSpan(this.parent, this.span), fn) : fn();
+  }
+
+  /** The W3C traceparent a job the request adds carries. */
+  get traceparent(): string {
+    return traceparentOf(this.span.spanContext());
+  }
+
+  end(status: number): void {
+    if (!this.span.isRecording()) return;
+    this.span.setAttribute('http.response.status_code', status);
+    if (status >= 500) this.span.setStatus({ code: SpanStatusCode.ERROR });
+    this.span.end();
+  }
 }
 
 /** Adds ids (a case's, a sanction's) to the active span once they are known. */

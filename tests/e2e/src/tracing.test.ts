@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,16 +90,39 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(submit.attributes['http.route']).toBe('/v1/reports/new');
     await sys.waitFor(async () => spansOf(submit.traceId).some((s) => s.service === 'intake-worker' && s.name === 'store saveReports'), 20_000, "the intake worker's store span in the submit's trace");
     const trace = spansOf(submit.traceId);
+    // The gateway's intake turn is the hop from the requests to their batched job: it continues the
+    // first sampled request, links every one, and the intake worker's span continues it.
+    const enqueue = trace.find((s) => s.service === 'gateway' && s.name === 'intake enqueue')!;
+    expect(enqueue.parentSpanId).toBe(submit.spanId);
+    expect(enqueue.links.map((l) => l.spanId)).toContain(submit.spanId);
     const consumer = trace.find((s) => s.service === 'intake-worker' && s.name === 'intake process')!;
-    // The batched job continues its first report's request and links to every one it carries.
-    expect(consumer.parentSpanId).toBe(submit.spanId);
+    expect(consumer.parentSpanId).toBe(enqueue.spanId);
     expect(consumer.links.map((l) => l.spanId)).toContain(submit.spanId);
-    // The gateway's Redis commands (the guard's checks, the queue add) are client spans of the submit, named by command only.
-    const redisSpan = trace.find((s) => s.service === 'gateway' && s.name.startsWith('redis '));
+    // The gateway's Redis commands (the reservations) are client spans of the turn, named by command only.
+    const redisSpan = trace.find((s) => s.service === 'gateway' && s.name.startsWith('redis ') && s.parentSpanId === enqueue.spanId);
     expect(redisSpan?.attributes).toEqual({ 'db.system.name': 'redis', 'db.operation.name': redisSpan?.name.slice('redis '.length) });
     const stored = trace.find((s) => s.name === 'intake store')!;
     expect(stored.parentSpanId).toBe(consumer.spanId);
     expect(stored.attributes['rm.report_ids']).toEqual([reportId]);
+  }, 60_000);
+
+  it("a caller's traceparent is continued, and a request it left unsampled leaves no span in any process", async () => {
+    const traceOf = (flags: string) => `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-${flags}`;
+    const [sampled, unsampled] = [traceOf('01'), traceOf('00')];
+    const ids: string[] = [];
+    for (const [i, traceparent] of [sampled, unsampled].entries()) {
+      const res = await sys.request('POST', '/v1/reports/new', { auth: admin.auth, headers: { traceparent }, body: report('5454', `rep-t54-${i}`) });
+      expect(res.status).toBe(200);
+      ids.push(res.body.id);
+    }
+    const storedSpan = (id: string) => find((s) => s.name === 'intake store' && (s.attributes['rm.report_ids'] as string[]).includes(id));
+    await sys.waitFor(async () => Boolean(storedSpan(ids[0]!)), 20_000, 'the sampled report stored');
+    expect(storedSpan(ids[0]!)!.traceId).toBe(sampled.slice(3, 35));
+    // Stored too, yet no process made a span of it: the sampler's verdict rode with the job.
+    await sys.waitFor(async () => (await sys.get(`/v1/reports/${ids[1]}`, admin.auth)).status === 200, 20_000, 'the unsampled report stored');
+    await new Promise((ok) => setTimeout(ok, 500));
+    expect(spansOf(unsampled.slice(3, 35))).toEqual([]);
+    expect(storedSpan(ids[1]!)).toBeUndefined();
   }, 60_000);
 
   it('the decision continues its request, and its effects (the case message) continue the decision', async () => {

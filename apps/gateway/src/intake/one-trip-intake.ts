@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
-import { MicroBatcher, type Redis } from '@rm/runtime';
+import { carriedTrace, MicroBatcher, withBatchSpan, type Redis } from '@rm/runtime';
 import { nowOrInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
 import { replicasMissing, type ReplicaAck } from './replica-ack.js';
@@ -34,7 +34,8 @@ export class OneTripIntake implements Intake {
     /** REDIS_MIN_REPLICAS_ACK: a turn is answered only once this many replicas hold its job. */
     private readonly replicaAck?: ReplicaAck,
   ) {
-    this.batcher = new MicroBatcher((batch) => this.send(batch), JOB_BATCHING);
+    // Traced as the hop from the requests to the job (the reservations' Redis call is its child).
+    this.batcher = new MicroBatcher((batch) => withBatchSpan('intake enqueue', batch.map((s) => carriedTrace(s.report)), () => this.send(batch)), JOB_BATCHING);
   }
 
   async accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome> {

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { QUEUES, jobIdFor, type IntakeReport } from '@rm/contracts';
 import { stamped, type GuardRequest, type ReportGuard, type ReserveOutcome, type Stamped } from '@rm/report-guard';
-import { MicroBatcher, type Redis } from '@rm/runtime';
+import { carriedTrace, MicroBatcher, withBatchSpan, type Redis } from '@rm/runtime';
 import { orUnavailable } from '../errors/unavailable.js';
 import { nowOrInBackground, sendUntilConfirmed } from './confirm.js';
 import { JOB_BATCHING, queueUnavailable, type Intake } from './intake.js';
@@ -25,7 +25,7 @@ export class TwoStepIntake implements Intake {
     private readonly guard: ReportGuard,
     private readonly onReleaseFailed: (err: Error, reportId: string) => void = () => undefined,
   ) {
-    this.jobs = new MicroBatcher(async (reports) => {
+    const send = async (reports: IntakeReport[]) => {
       // Sent again when its answer is lost (the add is idempotent on the job id): a job that landed
       // is confirmed, not released and then stored all the same.
       const jobId = jobIdFor.intake(reports[0]!.reportId);
@@ -34,7 +34,9 @@ export class TwoStepIntake implements Intake {
       } = await sendUntilConfirmed(connection, () => Promise.allSettled([queue.add(QUEUES.intake.name, { reports }, { jobId })] as const));
       if (queued.status === 'rejected') throw queued.reason;
       return reports.map(() => undefined);
-    }, JOB_BATCHING);
+    };
+    // Traced as the hop from the requests to the job, as in OneTripIntake.
+    this.jobs = new MicroBatcher((reports) => withBatchSpan('intake enqueue', reports.map(carriedTrace), () => send(reports)), JOB_BATCHING);
   }
 
   async accept(check: GuardRequest, report: IntakeReport): Promise<ReserveOutcome> {

@@ -9,7 +9,7 @@ import { pageLanguage, type MessagePage } from '../appeal-page/strings.js';
 import { orUnavailable } from '../errors/unavailable.js';
 import { APPEAL_PAGE_PATH, openAppealLink, type AppealPageDeps } from '../use-cases/appeal-link.js';
 import { appealPageView } from '../use-cases/appeal-page.js';
-import { submitAppeal } from '../use-cases/submit-appeal.js';
+import { appealFiling, submitAppeal } from '../use-cases/submit-appeal.js';
 
 /**
  * Nothing runs and nothing loads from elsewhere: no script at all, the stylesheet and icon from
@@ -130,10 +130,7 @@ export function appealPageRoutes(deps: Deps): FastifyPluginAsync {
         return page(reply, ctx, 400, renderDecisionPage(ctx, view, { token, form: { statement, error } }));
       }
       try {
-        const filed = await submitAppeal(
-          { store: deps.store, policy, sanctionsQueue: deps.sanctionsQueue, onQueueError: (err) => deps.logger.warn({ err }, 'Redis refused an appeal relay job; the sweep schedules its SLA within seconds') },
-          body.data,
-        );
+        const filed = await submitAppeal(appealFiling(deps, policy, request.trace?.traceparent), body.data);
         if (!filed.created) return page(reply, ctx, 400, renderDecisionPage(ctx, await shown(), { token, notice: 'already' }));
       } catch (err) {
         // The sanction changed since it was read (lifted, expired, its window closed): the page shows why.

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AppError,
@@ -25,7 +26,7 @@ import type { GatewayDeps } from '../deps.js';
 import { requireBoundModerator } from '../http/bound-moderator.js';
 import { appealDetail, appealViews } from '../use-cases/appeal-views.js';
 import { requestAppealDecision } from '../use-cases/request-appeal-decision.js';
-import { submitAppeal } from '../use-cases/submit-appeal.js';
+import { appealFiling, submitAppeal } from '../use-cases/submit-appeal.js';
 import { issueAppealLink } from '../use-cases/appeal-link.js';
 
 const doc = (operationId: string, summary: string) => ({ operationId, summary, tags: ['appeals'] });
@@ -44,11 +45,7 @@ export function appealsRoutes(deps: Deps): FastifyPluginAsyncZod {
         config: { permission: 'appeals.submit' },
         schema: { ...doc('submitAppeal', "File a player's appeal of their sanction (a repeat answers the same appeal)"), body: SubmitAppealBody, response: { 200: SubmitAppealResponse, ...errorResponses(true) } },
       },
-      async (req) =>
-        submitAppeal(
-          { store: deps.store, policy: deps.config.TRIAGE_POLICY, sanctionsQueue: deps.sanctionsQueue, onQueueError: (err) => deps.logger.warn({ err }, 'Redis refused an appeal relay job; the sweep schedules its SLA within seconds') },
-          req.body,
-        ),
+      async (req) => submitAppeal(appealFiling(deps, deps.config.TRIAGE_POLICY, req.trace?.traceparent), req.body),
     );
     app.post(
       '/sanctions/:sanctionId/appeal-link',
@@ -94,27 +91,27 @@ export function appealsRoutes(deps: Deps): FastifyPluginAsyncZod {
     // Decisions: a bound key acts only as its moderator, as for cases.
     const decisionRoutes: FastifyPluginAsyncZod = async (decisions) => {
       decisions.addHook('preHandler', requireBoundModerator);
-      const job = (action: AppealDecisionAction, appealId: string, moderatorId: string, requestId: string, extra: { reason?: string; bypassClaimCheck?: boolean } = {}) =>
-        requestAppealDecision(deps, { action, decisionId: uuidv7(), appealId, moderatorId, requestId, ...extra });
+      const job = (action: AppealDecisionAction, appealId: string, moderatorId: string, req: FastifyRequest, extra: { reason?: string; bypassClaimCheck?: boolean } = {}) =>
+        requestAppealDecision(deps, { action, decisionId: uuidv7(), appealId, moderatorId, requestId: req.id, ...extra }, req.trace?.traceparent);
       decisions.post(
         '/appeals/:appealId/claim',
         { config: decide, schema: { ...doc('claimAppeal', 'Claim an appeal'), params: AppealIdParams, body: AppealClaimBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
-        async (req) => job('appeal.claim', req.params.appealId, req.body.moderator.id, req.id),
+        async (req) => job('appeal.claim', req.params.appealId, req.body.moderator.id, req),
       );
       decisions.post(
         '/appeals/:appealId/unclaim',
         { config: decide, schema: { ...doc('unclaimAppeal', "Release an appeal's claim"), params: AppealIdParams, body: AppealUnclaimBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
-        async (req) => job('appeal.unclaim', req.params.appealId, req.body.moderator.id, req.id, { bypassClaimCheck: req.body.bypassClaimCheck ?? false }),
+        async (req) => job('appeal.unclaim', req.params.appealId, req.body.moderator.id, req, { bypassClaimCheck: req.body.bypassClaimCheck ?? false }),
       );
       decisions.post(
         '/appeals/:appealId/uphold',
         { config: decide, schema: { ...doc('upholdAppeal', 'Uphold the sanction: the appeal is refused, with the reason sent to the game'), params: AppealIdParams, body: AppealDecisionBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
-        async (req) => job('appeal.uphold', req.params.appealId, req.body.moderator.id, req.id, { reason: req.body.reason }),
+        async (req) => job('appeal.uphold', req.params.appealId, req.body.moderator.id, req, { reason: req.body.reason }),
       );
       decisions.post(
         '/appeals/:appealId/overturn',
         { config: decide, schema: { ...doc('overturnAppeal', 'Overturn the sanction: it is lifted, with the reason sent to the game'), params: AppealIdParams, body: AppealDecisionBody, response: { 200: AppealResponse, ...errorResponses(true) } } },
-        async (req) => job('appeal.overturn', req.params.appealId, req.body.moderator.id, req.id, { reason: req.body.reason }),
+        async (req) => job('appeal.overturn', req.params.appealId, req.body.moderator.id, req, { reason: req.body.reason }),
       );
     };
     await app.register(decisionRoutes);

@@ -35,7 +35,7 @@ export function reportsRoutes(deps: Deps): FastifyPluginAsyncZod {
           response: { 200: SubmitReportResponse, ...withBody },
         },
       },
-      async (request) => submitReport(deps, request.apiKey, request.body, request.id),
+      async (request) => submitReport(deps, request.apiKey, request.body, { id: request.id, traceparent: request.trace?.traceparent }),
     );
 
     app.post(

@@ -101,7 +101,7 @@ export function sanctionsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const result = (await createTrustedSanctions(trusted, req.apiKey, [req.body], { prefix: () => '', effectiveAt: undefined }))[0]!;
+        const result = (await createTrustedSanctions({ ...trusted, trace: req.trace?.traceparent }, req.apiKey, [req.body], { prefix: () => '', effectiveAt: undefined }))[0]!;
         if (result.status === 'refused') throw new AppError('VALIDATION_FAILED', result.message, result.errors);
         if (result.status === 'conflict') throw new AppError('CONFLICT', result.message);
         return { success: true as const, created: result.status === 'created', sanction: result.sanction };
@@ -122,7 +122,7 @@ export function sanctionsRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       async (req) => ({
         success: true as const,
-        results: await createTrustedSanctions(trusted, req.apiKey, req.body.items, { prefix: (i) => `items.${i}`, effectiveAt: req.body.effectiveAt }),
+        results: await createTrustedSanctions({ ...trusted, trace: req.trace?.traceparent }, req.apiKey, req.body.items, { prefix: (i) => `items.${i}`, effectiveAt: req.body.effectiveAt }),
       }),
     );
     app.post(
@@ -138,7 +138,7 @@ export function sanctionsRoutes(deps: Deps): FastifyPluginAsyncZod {
           response: { 200: LiftSanctionResponse, ...bodyErrors },
         },
       },
-      async (req) => ({ success: true as const, ...(await liftTrustedSanction(trusted, req.apiKey, req.params.sanctionId, req.body.reason)) }),
+      async (req) => ({ success: true as const, ...(await liftTrustedSanction({ ...trusted, trace: req.trace?.traceparent }, req.apiKey, req.params.sanctionId, req.body.reason)) }),
     );
   };
 }

@@ -12,8 +12,8 @@ type Deps = Pick<GatewayDeps, 'decisions' | 'config'> & { store: AppealStore & A
  * case decisions: one writer, races have one winner) and answers the appeal as it now is. Past
  * DECISION_TIMEOUT_MS the job stays queued and is still applied once; the caller gets a 500.
  */
-export async function requestAppealDecision(deps: Deps, job: AppealDecisionJob): Promise<AppealResponse> {
-  const result = AppealDecisionResult.parse(await runDecisionJob(deps, job));
+export async function requestAppealDecision(deps: Deps, job: AppealDecisionJob, trace: string | undefined): Promise<AppealResponse> {
+  const result = AppealDecisionResult.parse(await runDecisionJob(deps, job, trace));
   if (!result.ok) throw new AppError(result.error.code, result.error.message);
   const appeal = await deps.store.getAppeal(result.appealId);
   if (!appeal) throw new AppError('INTERNAL', `Appeal ${result.appealId} was decided but cannot be read`);

@@ -1,5 +1,5 @@
 import { AppError, DecisionResult, type DecisionDataByAction, type DecisionJob, type OneDecision } from '@rm/contracts';
-import { traceparent } from '@rm/runtime';
+import { carryingTrace } from '@rm/runtime';
 import type { GatewayDeps } from '../deps.js';
 import { unavailable } from '../errors/unavailable.js';
 import { DecisionQueueError, DecisionTimeoutError } from './decision-answer.js';
@@ -11,11 +11,10 @@ type Deps = Pick<GatewayDeps, 'decisions' | 'config'>;
  * answer. If the wait times out the job stays queued and is still applied exactly once; the
  * caller gets a 500 saying so.
  */
-export async function runDecisionJob(deps: Deps, job: OneDecision): Promise<unknown> {
+export async function runDecisionJob(deps: Deps, job: OneDecision, trace: string | undefined): Promise<unknown> {
   try {
     // The request's trace rides with the decision in its batched job (the worker continues it).
-    const trace = traceparent();
-    return await deps.decisions.run(trace ? (Object.assign({ trace }, job) as OneDecision) : job);
+    return await deps.decisions.run(carryingTrace(job, trace));
   } catch (err) {
     if (err instanceof DecisionQueueError) throw unavailable('The queue (Redis)', 'the decision was not recorded, try again', err.cause);
     if (err instanceof DecisionTimeoutError) {
@@ -26,8 +25,8 @@ export async function runDecisionJob(deps: Deps, job: OneDecision): Promise<unkn
 }
 
 /** Hands a moderator's decision about a case to the moderation worker and answers its result. */
-export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J): Promise<{ success: true; data: DecisionDataByAction[J['action']] }> {
-  const result = DecisionResult.parse(await runDecisionJob(deps, job));
+export async function requestDecision<J extends DecisionJob>(deps: Deps, job: J, trace: string | undefined): Promise<{ success: true; data: DecisionDataByAction[J['action']] }> {
+  const result = DecisionResult.parse(await runDecisionJob(deps, job, trace));
   if (!result.ok) throw new AppError(result.error.code, result.error.message);
   if (result.action !== job.action) throw new AppError('INTERNAL', `The moderation worker answered a ${result.action} for a ${job.action}`);
   return { success: true, data: result.data as DecisionDataByAction[J['action']] };

@@ -1,9 +1,10 @@
 import type { Queue } from 'bullmq';
 import { AppError, jobIdFor, type SanctionJob, type SubmitAppealBody, type SubmitAppealResponse } from '@rm/contracts';
 import { effectsOf } from '@rm/delivery';
-import { uuidv7 } from '@rm/runtime';
+import { carryingTrace, uuidv7 } from '@rm/runtime';
 import type { AccountStore, AppealStore, SanctionRecord, SanctionStore } from '@rm/storage';
 import { appealSettingsOf, isAutomatedSanction, type TriagePolicy } from '@rm/triage';
+import type { GatewayDeps } from '../deps.js';
 import { appealViews } from './appeal-views.js';
 
 export interface SubmitAppealDeps {
@@ -12,6 +13,14 @@ export interface SubmitAppealDeps {
   /** The moderation worker's queue: a relay job carries out the appeal's effect (its SLA deadline) now. */
   sanctionsQueue: Queue;
   onQueueError: (err: unknown) => void;
+  /** The request's traceparent, carried by the job (http/tracing.ts). */
+  trace?: string | undefined;
+}
+
+/** What submitAppeal needs, from the gateway's: a relay job Redis refuses is only logged. */
+export function appealFiling(deps: Pick<GatewayDeps, 'sanctionsQueue' | 'logger'> & Pick<SubmitAppealDeps, 'store'>, policy: TriagePolicy, trace: string | undefined): SubmitAppealDeps {
+  const onQueueError = (err: unknown) => deps.logger.warn({ err }, 'Redis refused an appeal relay job; the sweep schedules its SLA within seconds');
+  return { store: deps.store, policy, sanctionsQueue: deps.sanctionsQueue, onQueueError, trace };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -48,7 +57,7 @@ export async function submitAppeal(deps: SubmitAppealDeps, body: SubmitAppealBod
   });
   if (created) {
     const job: SanctionJob = { kind: 'relay', sourceId: id };
-    await deps.sanctionsQueue.add(job.kind, job, { jobId: jobIdFor.sanctions(job), removeOnComplete: 1000, removeOnFail: 5000 }).catch(deps.onQueueError);
+    await deps.sanctionsQueue.add(job.kind, carryingTrace(job, deps.trace), { jobId: jobIdFor.sanctions(job), removeOnComplete: 1000, removeOnFail: 5000 }).catch(deps.onQueueError);
   }
   return { success: true, created, appeal: (await appealViews(deps.store, [appeal], settings.slaMs))[0]! };
 }

@@ -1,5 +1,5 @@
 import { AppError, type IntakeReport, type SubmitReportBody, type SubmitReportResponse } from '@rm/contracts';
-import { traceparent, uuidv7 } from '@rm/runtime';
+import { uuidv7 } from '@rm/runtime';
 import type { ApiKeyRecord } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 import { findReportedUser } from './find-user.js';
@@ -12,7 +12,7 @@ type Deps = Pick<GatewayDeps, 'directory' | 'intake' | 'config' | 'guard'>;
  * Accepts a report: checks it against the API key's, the reporter's and the user's limits and
  * answers only once the intake job holding it is stored in Redis (see intake/).
  */
-export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitReportBody, requestId?: string): Promise<SubmitReportResponse> {
+export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitReportBody, request: { id?: string; traceparent?: string } = {}): Promise<SubmitReportResponse> {
   if (body.reportType !== undefined && !key.admin && !key.elevated) {
     throw new AppError('FORBIDDEN', 'Only admin or elevated API keys may set reportType');
   }
@@ -46,11 +46,10 @@ export async function submitReport(deps: Deps, key: ApiKeyRecord, body: SubmitRe
     // Kept in the job, so the intake worker stores the report without asking the directory again.
     user: { name: user.name, displayName: user.displayName, avatar: user.avatar },
     ...(body.reportType !== undefined && { reportType: body.reportType }),
-    ...(requestId !== undefined && { requestId }),
+    ...(request.id !== undefined && { requestId: request.id }),
+    // The request's trace rides with the report in its batched intake job (carryingTrace: the worker's span links it).
+    ...(request.traceparent !== undefined && { trace: request.traceparent }),
   };
-  // The request's trace rides with the report in its batched intake job (the worker's span links it).
-  const trace = traceparent();
-  if (trace) Object.assign(report, { trace });
   const reserved = await deps.intake.accept(guardRequest, report);
   if (!reserved.ok) throw refusalError(reserved.refusal, guardRequest);
   return reserved.appended

@@ -11,7 +11,7 @@ import {
   type SanctionView,
 } from '@rm/contracts';
 import { effectsOf, sanctionEndEffects, sanctionEndSource, sanctionStartEffects } from '@rm/delivery';
-import { uuidv7 } from '@rm/runtime';
+import { carryingTrace, uuidv7 } from '@rm/runtime';
 import type { AccountStore, ApiKeyRecord, NewSanction, SanctionRecord, SanctionStore } from '@rm/storage';
 import { sanctionVersion, type SanctionStatusCache } from '@rm/report-guard';
 import { assembleStatement, kindsOf, type TriagePolicy } from '@rm/triage';
@@ -28,6 +28,8 @@ export interface TrustedSanctionDeps {
   /** The ban API's cache, refreshed before answering so a game server asking next sees the change. */
   statusCache: SanctionStatusCache;
   onQueueError: (err: unknown) => void;
+  /** The request's traceparent, carried by the jobs (http/tracing.ts). */
+  trace?: string | undefined;
 }
 
 /**
@@ -121,7 +123,7 @@ async function views(store: AccountStore, sanctions: SanctionRecord[]): Promise<
 
 /** Queues a sanctions job; Redis refusing it is only logged: the sweep does the same within seconds. */
 async function enqueue(deps: TrustedSanctionDeps, job: SanctionJob, delay = 0): Promise<void> {
-  await deps.sanctionsQueue.add(job.kind, job, { jobId: jobIdFor.sanctions(job), delay, removeOnComplete: 1000, removeOnFail: 5000 }).catch(deps.onQueueError);
+  await deps.sanctionsQueue.add(job.kind, carryingTrace(job, deps.trace), { jobId: jobIdFor.sanctions(job), delay, removeOnComplete: 1000, removeOnFail: 5000 }).catch(deps.onQueueError);
 }
 
 /** An item whose key already named a sanction of the caller: a retry, or a conflict when it asks for something else. */
