@@ -49,6 +49,7 @@ import { sqliteTriage } from './triage.js';
 import { sqliteEvidence } from './evidence.js';
 import { sqliteReporterOutcomes } from './reporter-outcomes.js';
 import { sqliteAppeals } from './appeals.js';
+import { checkpointInBackground } from './checkpoints.js';
 import { groupCommit } from './group-commit.js';
 import { sqlitePrivacy } from './privacy.js';
 import { sqliteRetention } from './retention.js';
@@ -111,16 +112,13 @@ function migrate(db: Database.Database, onMigrated?: (n: number) => void): void 
  * The embedded store: one SQLite file in WAL mode, shared by the gateway, the workers and the CLI
  * (each process opens its own connection; SQLite serialises writers, busy_timeout waits them out).
  */
-export function openSqliteStore(file: string, options: { busyTimeoutMs?: number; onMigrated?: (n: number) => void } = {}): Store {
+export function openSqliteStore(file: string, options: { busyTimeoutMs?: number; onMigrated?: (n: number) => void; checkpointPages?: number } = {}): Store {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   // Opening waits longer than a write does: processes starting together on a new file take turns
   // switching it to WAL and migrating it, and one that gave up would fail to start at all.
   db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
   switchToWal(db);
-  // Checkpoint every ~40 MB of WAL instead of 4 MB: a checkpoint copies each changed page once
-  // however often it changed, so rarer checkpoints write (and fsync) far less per stored report.
-  db.pragma('wal_autocheckpoint = 10000');
   // FULL: a commit is on disk before it returns, so an intake job is marked complete (and a
   // decision announced) only once what it stored survives a power cut. NORMAL in WAL mode could
   // lose the last commits; the cost is measured in docs/performance-log.md ("Durable commits"). Bookkeeping that is redone
@@ -139,6 +137,10 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
   // better-sqlite3 waits synchronously: a long wait stalls the process, so it stays short and the
   // job retry (with backoff) does the rest.
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
+  // Every ~40 MB of WAL instead of 4 MB: a checkpoint copies each changed page once however often
+  // it changed, so rarer checkpoints write (and fsync) far less per stored report. Off the event
+  // loop (checkpoints.ts).
+  const checkpoints = checkpointInBackground(db, file, options.checkpointPages);
 
   const q = {
     insertKey: db.prepare(
@@ -436,6 +438,7 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
       if (closed) return;
       closed = true;
       closeCommits();
+      checkpoints.close();
       db.close();
     },
   } satisfies Store);
