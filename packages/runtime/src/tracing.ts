@@ -48,10 +48,10 @@ function traceparentOf(sc: SpanContext): string {
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
-/** The W3C `traceparent` of the active span (or of `ctx`), to carry in a job; undefined when tracing is off. */
-export function traceparent(ctx?: Context): string | undefined {
+/** The W3C `traceparent` of the active span, to carry in a job; undefined when tracing is off. */
+export function traceparent(): string | undefined {
   if (!tracingEnabled) return undefined;
-  const sc = trace.getSpanContext(ctx ?? context.active());
+  const sc = trace.getSpanContext(context.active());
   return sc && isSpanContextValid(sc) ? traceparentOf(sc) : undefined;
 }
 

@@ -18,6 +18,8 @@ export interface SoakMinute {
   memory: Record<string, Memory>;
   /** The machine's load average (1 minute) at the minute's end: on a shared machine, what else ran. */
   load: number;
+  /** Redis's AOF rewrites that started in the minute (a fork and a rewrite of the file beside the fsyncs of every write). */
+  aofRewrites?: number;
 }
 
 /** The issue's goals, after the warm-up. */
@@ -91,7 +93,7 @@ export function minuteLine(m: SoakMinute): string {
   const ops = Object.entries(m.ops).map(([o, s]) => `${o} ${s.requests} ${s.p50}/${s.p99} ms`);
   const memory = Object.entries(m.memory).map(([p, x]) => `${p} ${x.rssMb.toFixed(0)}/${x.heapMb === null ? '-' : x.heapMb.toFixed(0)} MB ${x.cpuPct?.toFixed(0) ?? '-'} %`);
   const errors = Object.values(m.errors).reduce((a, b) => a + b, 0) + m.shed;
-  return `minute ${m.minute}${m.warmUp ? ' (warm-up)' : ''}: ${ops.join(', ')}; errors ${errors}${errors ? ` ${JSON.stringify(m.errors)}${m.shed ? ` +${m.shed} not sent` : ''}` : ''}; RSS/heap, CPU ${memory.join(', ')}; load average ${m.load.toFixed(1)}`;
+  return `minute ${m.minute}${m.warmUp ? ' (warm-up)' : ''}: ${ops.join(', ')}; errors ${errors}${errors ? ` ${JSON.stringify(m.errors)}${m.shed ? ` +${m.shed} not sent` : ''}` : ''}; RSS/heap, CPU ${memory.join(', ')}; load average ${m.load.toFixed(1)}${m.aofRewrites ? `; Redis AOF rewrites ${m.aofRewrites}` : ''}`;
 }
 
 /** The table: a row per minute, each operation's requests, p50 and p99, errors, each process's RSS and heap. */
@@ -100,13 +102,14 @@ export function minuteTable(minutes: SoakMinute[]): string {
   if (!first) return '';
   const ops = Object.keys(first.ops);
   const procs = Object.keys(first.memory);
-  const head = ['min', ...ops.map((o) => `${o} n p50/p99 ms`), 'errors', ...procs.map((p) => `${p} RSS/heap MB`), 'load'];
+  const head = ['min', ...ops.map((o) => `${o} n p50/p99 ms`), 'errors', ...procs.map((p) => `${p} RSS/heap MB`), 'load', 'AOF rewrites'];
   const rows = minutes.map((m) => [
     `${m.minute}${m.warmUp ? 'w' : ''}`,
     ...ops.map((o) => `${m.ops[o]!.requests} ${m.ops[o]!.p50}/${m.ops[o]!.p99}`),
     String(Object.values(m.errors).reduce((a, b) => a + b, 0) + m.shed),
     ...procs.map((p) => `${m.memory[p]!.rssMb.toFixed(0)}/${m.memory[p]!.heapMb === null ? '-' : m.memory[p]!.heapMb!.toFixed(0)}`),
     m.load.toFixed(1),
+    String(m.aofRewrites ?? 0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;

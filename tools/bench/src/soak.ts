@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { cpuSeconds } from './cpu.js';
 import { addModerator, createAdminKey, importUsers, submissionBody } from './fixtures.js';
+import { Redis } from 'ioredis';
 import { benchSystem, GATEWAY_NODE_ARGS, redisProcs, rssMb, runBench, startProcess, waitHttp, type Proc } from './processes.js';
 import { SoakLoad, SOAK_MIX, type MinuteOfLoad } from './soak-load.js';
 import { GOALS, minuteLine, minuteTable, verdict, type Memory, type SoakMinute } from './soak-report.js';
@@ -101,6 +102,10 @@ async function soak(o: Options): Promise<void> {
           .join(', ')}); warm-up ${warmUp} minute(s)${o.warmup === undefined && o.minutes < 30 ? ` (a sixth of a ${o.minutes}-minute run: the goals speak of 5 of 30)` : ''}`,
       );
       const minutes: SoakMinute[] = [];
+      // Redis's AOF rewrites per minute: each forks and writes the file anew beside the fsync of every write.
+      const admin = new Redis(env['REDIS_URL']!);
+      const aofRewrites = async () => Number(/aof_rewrites:(\d+)/.exec(await admin.info('persistence').catch(() => ''))?.[1] ?? 0);
+      let rewrites = await aofRewrites();
       load.start();
       for (let minute = 1; minute <= o.minutes; minute++) {
         const samples: Record<string, Memory[]> = {};
@@ -111,11 +116,15 @@ async function soak(o: Options): Promise<void> {
           for (const p of procs) (samples[p.name] ??= []).push({ rssMb: rssMb(p.pid), heapMb: metricsOf[p.name] ? await heapMb(metricsOf[p.name]!) : null });
         }
         const row = summarize(minute, minute <= warmUp, load.takeMinute(), samples);
+        const rewritesNow = await aofRewrites();
+        row.aofRewrites = rewritesNow - rewrites;
+        rewrites = rewritesNow;
         for (const p of procs) row.memory[p.name]!.cpuPct = ((cpuSeconds(p.pid) - cpuAtStart[p.name]!) / (MINUTE_MS / 1000)) * 100;
         minutes.push(row);
         process.stdout.write(`${minuteLine(row)}\n`);
       }
       await load.stop();
+      admin.disconnect();
       const result = verdict(minutes);
       process.stdout.write(`\n${minuteTable(minutes)}\n\n(w: warm-up minute; RSS and heap: each minute's mean of a sample every ${SAMPLE_MS / 1000} s; load: the machine's load average at the minute's end)\n\n`);
       process.stdout.write(`verdict after a ${warmUp}-minute warm-up: ${result.pass ? 'PASS' : 'MISS'}\n${result.lines.map((l) => `  ${l}`).join('\n')}\n`);
