@@ -93,7 +93,7 @@ async function answerAgain(deps: DecideDeps, job: DecisionJob, earlier: CaseEven
  * The effects the answer waits for: the player's Redis view (so `check` sees a ban at once); an
  * undo's re-post as the case's message, in outboxes of versions before the transition set it.
  */
-const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 'redis.user']);
+export const BEFORE_ANSWER: ReadonlySet<string> = new Set<EffectKind>(['case.message', 'redis.user']);
 
 /**
  * Carries out the decision's recorded effects: up to the last one the answer waits for now, the
