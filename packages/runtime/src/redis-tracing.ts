@@ -11,7 +11,7 @@ export function traceCommands(redis: Standalone | Cluster): void {
   redis.sendCommand = ((command: Command, ...rest: unknown[]) => {
     if (!recording()) return send(command, ...rest);
     // The caller handles the command's failure; the span only records it.
-    withSpan(`redis ${command.name}`, { kind: SpanKind.CLIENT, childOnly: true, attributes: { 'db.system.name': 'redis', 'db.operation.name': command.name } }, () => command.promise).catch(() => undefined);
+    withSpan(`redis ${command.name}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.operation.name': command.name } }, () => command.promise).catch(() => undefined);
     return send(command, ...rest);
   }) as typeof redis.sendCommand;
 }

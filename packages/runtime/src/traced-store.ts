@@ -13,11 +13,11 @@ export function tracedStore<S extends object & { kind?: string }>(store: S): S {
       const value: unknown = Reflect.get(target, method, receiver);
       if (typeof value !== 'function' || typeof method !== 'string' || method === 'close') return value;
       return (...args: unknown[]) =>
-        !recording()
-          ? (value as (...a: unknown[]) => unknown).apply(target, args)
-          : withSpan(`store ${method}`, { kind: SpanKind.CLIENT, childOnly: true, attributes: { 'db.system.name': system, 'db.operation.name': method } }, async () =>
-          (value as (...a: unknown[]) => unknown).apply(target, args),
-        );
+        recording()
+          ? withSpan(`store ${method}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system, 'db.operation.name': method } }, async () =>
+              (value as (...a: unknown[]) => unknown).apply(target, args),
+            )
+          : (value as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
 }

@@ -33,7 +33,11 @@ const tracer = (): Tracer => (sdkTracer ??= trace.getTracer('report-moderation')
 /** The headers the configured propagators read (traceparent, tracestate, baggage by default). */
 let propagationFields: string[] | undefined;
 
-/** Whether a span being recorded is active: a child-only span (store, Redis) is made only then. */
+/**
+ * Whether a span being recorded is active. A store call or Redis command is a span only then
+ * (traced-store.ts, redis-tracing.ts): it is no trace of its own, and the calls of requests and
+ * jobs the sampler left out (most, at a ratio) pay for no span, wrapper or context.
+ */
 export function recording(): boolean {
   return tracingEnabled && trace.getSpan(context.active())?.isRecording() === true;
 }
@@ -72,7 +76,10 @@ export function carriedTrace(data: unknown): string | undefined {
 
 /** The carried traceparents whose sampled flag is set (W3C: `00-<trace>-<span>-<flags>`). */
 export function sampledTraces(traces: (string | undefined)[]): string[] {
-  return traces.filter((t): t is string => t !== undefined && t.length === 55 && (parseInt(t.slice(53), 16) & 1) === 1);
+  return traces.filter((t): t is string => {
+    const m = t === undefined ? null : TRACEPARENT.exec(t);
+    return m !== null && (parseInt(m[3]!, 16) & TraceFlags.SAMPLED) !== 0;
+  });
 }
 
 /**
@@ -104,18 +111,11 @@ export interface SpanOptions {
   parent?: string;
   /** Carried traceparents this span also belongs to (a batched job's requests). */
   links?: (string | undefined)[];
-  /**
-   * Only as part of a trace being recorded: with no recording span active (outside a request or
-   * job, or in one the sampler left out), `fn` runs bare. A store call or Redis command is no trace
-   * of its own, and the unsampled requests (most, at a ratio) then pay for no span or context.
-   */
-  childOnly?: boolean;
 }
 
 /** Runs `fn` in a span (ended when it settles, its error recorded); just `fn` when tracing is off. */
 export function withSpan<T>(name: string, options: SpanOptions, fn: (span?: Span) => Promise<T>): Promise<T> {
   if (!tracingEnabled) return fn();
-  if (options.childOnly && !recording()) return fn();
   const links: Link[] = [];
   for (const l of options.links ?? []) {
     const sc = trace.getSpanContext(contextOf(l) ?? ROOT_CONTEXT);
