@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient, type Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { MigrationsPendingError, type MigrateOptions, type MigrationProgress, type Store } from '@rm/storage';
+import { MigrationsPendingError, StoreFullError, type MigrateOptions, type MigrationProgress, type Store } from '@rm/storage';
 import { caseMover, FLOOD_CALLERS, FLOOD_REPORTS, report, statementFixture } from '@rm/storage/contract';
 import { SETTLEMENT_PAGE } from './settlements.js';
 import { COLLECTION_NAMES } from './collections.js';
@@ -382,6 +382,22 @@ export function describeMongoProduction(ctx: MongoSuiteContext): void {
         expect(approved).toMatchObject({ state: 'approved', version: 2 });
         expect(await s.caseHistory(c.id)).toHaveLength(1);
         expect(await s.sanctionFeed(0, 10)).toHaveLength(1);
+      } finally {
+        await off();
+        await s.close();
+      }
+    });
+
+    it("the server's OutOfDiskSpace is the port's StoreFullError, and the same write succeeds once space is back", async ({ skip }) => {
+      const s = await ctx.freshStore();
+      try {
+        const full = { failCommands: ['insert'], errorCode: 14031 };
+        if (!(await failPoint(full, 100))) skipUnlessRequired(skip, 'the server does not run test commands');
+        const refused = await s.saveReports([report('f1', 'u1', 1_000)]).catch((err: unknown) => err);
+        expect(refused).toBeInstanceOf(StoreFullError);
+        expect(await s.getReport('f1')).toBeNull();
+        await off();
+        expect((await s.saveReports([report('f1', 'u1', 1_000)])).map((r) => r.created)).toEqual([true]);
       } finally {
         await off();
         await s.close();

@@ -1,9 +1,9 @@
 import type { Document, MongoClient } from 'mongodb';
-import { DuplicateError, type MigrateOptions, type MigrationReport, type Page, type PendingMigrations, type ReporterRecord, type Store } from '@rm/storage';
+import { answeringStoreFull, DuplicateError, type MigrateOptions, type MigrationReport, type Page, type PendingMigrations, type ReporterRecord, type Store } from '@rm/storage';
 import { collectionsOf, type Collections } from './collections.js';
 import { connectMongo } from './connect.js';
 import { toApiKey, toApiKeyDoc, toCase, toEvent, toModerator, toModeratorDoc, toReport, toUser, toUserDoc } from './documents.js';
-import { isDuplicateKey } from './driver-errors.js';
+import { isDuplicateKey, isOutOfDiskSpace } from './driver-errors.js';
 import { ensureSchema } from './indexes.js';
 import { messageMethods } from './messages.js';
 import { mongoQueueHealth } from './queue-health.js';
@@ -51,7 +51,7 @@ export async function openMongoStore(url: string, dbName: string, options: Mongo
     const c = collectionsOf(db);
     await ensureSchema(db, c);
     await awaitMigrations(client, c, options.migrations ?? 'wait', options.say ?? sayOnStderr);
-    return refuseUndefinedKeys(mongoStore(client, c));
+    return answeringStoreFull(refuseUndefinedKeys(mongoStore(client, c)), isOutOfDiskSpace);
   } catch (err) {
     await client.close();
     throw err;

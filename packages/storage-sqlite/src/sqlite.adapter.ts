@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { DuplicateError, OpenCaseConflictError } from '@rm/storage';
+import { answeringStoreFull, DuplicateError, OpenCaseConflictError } from '@rm/storage';
 import type {
   ApiKeyRecord,
   CaseEvent,
@@ -53,7 +53,7 @@ import { checkpointInBackground } from './checkpoints.js';
 import { groupCommit } from './group-commit.js';
 import { sqlitePrivacy } from './privacy.js';
 import { sqliteRetention } from './retention.js';
-import { answeringStoreFull } from './store-full.js';
+import { isSqliteFull } from './store-full.js';
 
 const OPEN = `state IN ('open', 'claimed')`;
 /** A case's reports, bound twice to the case id. */
@@ -441,5 +441,5 @@ export function openSqliteStore(file: string, options: { busyTimeoutMs?: number;
       checkpoints.close();
       db.close();
     },
-  } satisfies Store);
+  } satisfies Store, isSqliteFull);
 }

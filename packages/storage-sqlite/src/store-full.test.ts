@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { StoreFullError } from '@rm/storage';
-import { answeringStoreFull } from './store-full.js';
+import { answeringStoreFull, StoreFullError } from '@rm/storage';
+import { isSqliteFull } from './store-full.js';
 
 // A real SQLITE_FULL without a full disk: a page limit the file reaches (max_page_count).
 function smallDb(): Database.Database {
@@ -29,7 +29,7 @@ it('answers SQLITE_FULL as StoreFullError, from an async method and a synchronou
     async count() {
       return db.prepare('SELECT count(*) AS n FROM t').get() as { n: number };
     },
-  });
+  }, isSqliteFull);
   expect(store.kind).toBe('test');
   const full = await store.fill().catch((err: unknown) => err);
   expect(full).toBeInstanceOf(StoreFullError);

@@ -14,6 +14,7 @@ export * from './ports/evidence.js';
 export * from './ports/appeals.js';
 export * from './ports/transparency.js';
 export * from './errors.js';
+export { answeringStoreFull } from './store-full.js';
 export { recordedEffects } from './effect-records.js';
 export type { Store } from './store.js';
 export { allOpenCases, OPEN_CASES_PAGE, triageOfCases } from './open-cases.js';

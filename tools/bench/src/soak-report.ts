@@ -7,6 +7,8 @@ export interface Memory {
   heapMb: number | null;
   /** CPU time it used in the minute, in percent of one core. */
   cpuPct?: number;
+  /** Its longest event-loop stall in the minute, in ms (from the delay its /metrics reports at each sample); absent for Redis. */
+  loopMaxMs?: number;
 }
 
 export interface SoakMinute {
@@ -20,6 +22,8 @@ export interface SoakMinute {
   load: number;
   /** Redis's AOF rewrites that started in the minute (a fork and a rewrite of the file beside the fsyncs of every write). */
   aofRewrites?: number;
+  /** Redis's latency monitor: each event over its threshold in the minute (fork, aof-fsync-always, command...), its longest in ms. */
+  redisStalls?: Record<string, number>;
 }
 
 /** The issue's goals, after the warm-up. */
@@ -68,12 +72,12 @@ export function verdict(minutes: SoakMinute[]): Verdict {
   }
   for (const op of Object.keys(first.ops)) {
     const base = first.ops[op]!.p99;
-    const worst = measured.reduce((w, m) => ((m.ops[op]?.p99 ?? 0) > w.p99 ? { p99: m.ops[op]!.p99, minute: m.minute, load: m.load } : w), { p99: 0, minute: first.minute, load: first.load });
+    const worst = measured.reduce((w, m) => ((m.ops[op]?.p99 ?? 0) > w.p99 ? { p99: m.ops[op]!.p99, minute: m.minute, load: m.load, stalls: stallsOf(m) } : w), { p99: 0, minute: first.minute, load: first.load, stalls: stallsOf(first) });
     const ok = worst.p99 <= base * GOALS.p99Factor;
     pass &&= ok;
     // The load averages say whether the machine was busier then (other work on a shared machine).
     lines.push(
-      `${ok ? 'ok  ' : 'MISS'} ${op} p99 ${base} ms in minute ${first.minute} (load ${first.load.toFixed(1)}), at most ${worst.p99} ms (minute ${worst.minute}, load ${worst.load.toFixed(1)}; ${(worst.p99 / Math.max(base, 0.001)).toFixed(2)}x; goal within ${GOALS.p99Factor}x)`,
+      `${ok ? 'ok  ' : 'MISS'} ${op} p99 ${base} ms in minute ${first.minute} (load ${first.load.toFixed(1)}), at most ${worst.p99} ms (minute ${worst.minute}, load ${worst.load.toFixed(1)}; ${(worst.p99 / Math.max(base, 0.001)).toFixed(2)}x; goal within ${GOALS.p99Factor}x)${ok || !worst.stalls ? '' : `; stalls that minute: ${worst.stalls}`}`,
     );
   }
   const errors: Record<string, number> = {};
@@ -88,12 +92,21 @@ export function verdict(minutes: SoakMinute[]): Verdict {
   return { pass, lines };
 }
 
+/** What stalled in a minute: each process's longest event-loop stall of 10 ms or more, and Redis's latency events. */
+export function stallsOf(m: SoakMinute): string {
+  const loops = Object.entries(m.memory)
+    .filter(([, x]) => (x.loopMaxMs ?? 0) >= 10)
+    .map(([p, x]) => `${p} loop ${x.loopMaxMs!.toFixed(0)} ms`);
+  const redis = Object.entries(m.redisStalls ?? {}).map(([event, ms]) => `redis ${event} ${ms} ms`);
+  return [...loops, ...redis].join(', ');
+}
+
 /** A minute as one line, printed as it ends. */
 export function minuteLine(m: SoakMinute): string {
   const ops = Object.entries(m.ops).map(([o, s]) => `${o} ${s.requests} ${s.p50}/${s.p99} ms`);
   const memory = Object.entries(m.memory).map(([p, x]) => `${p} ${x.rssMb.toFixed(0)}/${x.heapMb === null ? '-' : x.heapMb.toFixed(0)} MB ${x.cpuPct?.toFixed(0) ?? '-'} %`);
   const errors = Object.values(m.errors).reduce((a, b) => a + b, 0) + m.shed;
-  return `minute ${m.minute}${m.warmUp ? ' (warm-up)' : ''}: ${ops.join(', ')}; errors ${errors}${errors ? ` ${JSON.stringify(m.errors)}${m.shed ? ` +${m.shed} not sent` : ''}` : ''}; RSS/heap, CPU ${memory.join(', ')}; load average ${m.load.toFixed(1)}${m.aofRewrites ? `; Redis AOF rewrites ${m.aofRewrites}` : ''}`;
+  return `minute ${m.minute}${m.warmUp ? ' (warm-up)' : ''}: ${ops.join(', ')}; errors ${errors}${errors ? ` ${JSON.stringify(m.errors)}${m.shed ? ` +${m.shed} not sent` : ''}` : ''}; RSS/heap, CPU ${memory.join(', ')}; load average ${m.load.toFixed(1)}${m.aofRewrites ? `; Redis AOF rewrites ${m.aofRewrites}` : ''}${stallsOf(m) ? `; stalls: ${stallsOf(m)}` : ''}`;
 }
 
 /** The table: a row per minute, each operation's requests, p50 and p99, errors, each process's RSS and heap. */

@@ -21,6 +21,7 @@ const WORKERS = {
 } as const;
 const MINUTE_MS = Number(process.env['SOAK_MINUTE_MS'] ?? 60_000);
 const SAMPLE_MS = 5_000;
+const REDIS_STALL_MS = 5;
 
 interface Options {
   minutes: number;
@@ -49,14 +50,27 @@ const freePort = () =>
     });
   });
 
-/** The heap a process's /metrics reports used, in MB; null when it does not answer. */
-async function heapMb(metricsUrl: string): Promise<number | null> {
+/** Redis's latency events since the last call (event -> its longest, ms), the monitor then reset. */
+async function redisStalls(admin: Redis): Promise<Record<string, number>> {
+  const latest = (await admin.latency('LATEST').catch(() => [])) as [string, number, number, number][];
+  await admin.latency('RESET').catch(() => undefined);
+  return Object.fromEntries(latest.map(([event, , , max]) => [event, max]));
+}
+
+/**
+ * What a process's /metrics says of its heap used (MB) and its longest event-loop stall since the
+ * last scrape (ms: prom-client resets its delay histogram at each); null heap when it does not answer.
+ */
+async function processMetrics(metricsUrl: string): Promise<Pick<Memory, 'heapMb' | 'loopMaxMs'>> {
   try {
     const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(2_000) })).text();
-    const match = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(text);
-    return match ? Number(match[1]) / 1e6 : null;
+    const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+    const heap = value('nodejs_heap_size_used_bytes');
+    // The delay monitor ticks every 10 ms and records each tick's whole interval: its least is the tick.
+    const stall = value('nodejs_eventloop_lag_max_seconds') - value('nodejs_eventloop_lag_min_seconds');
+    return { heapMb: Number.isNaN(heap) ? null : heap / 1e6, ...(!Number.isNaN(stall) && { loopMaxMs: Math.max(0, stall * 1000) }) };
   } catch {
-    return null;
+    return { heapMb: null };
   }
 }
 
@@ -68,7 +82,9 @@ export function warmUpMinutes(minutes: number, asked?: number): number {
 async function soak(o: Options): Promise<void> {
   const warmUp = warmUpMinutes(o.minutes, o.warmup);
   if (o.minutes - warmUp < 2) throw new Error(`--minutes ${o.minutes} with a warm-up of ${warmUp}: at least two minutes must follow the warm-up`);
-  const { dataDir, env } = benchSystem('soak', { KEY_PREFIX: 'soak' });
+  // OTEL_* reach every process: a soak can be traced (docs/operations.md, traces) to see where a slow minute's time went.
+  const otel = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('OTEL_')));
+  const { dataDir, env } = benchSystem('soak', { KEY_PREFIX: 'soak', ...otel });
   const running: Proc[] = [];
   await runBench(
     async () => {
@@ -106,6 +122,9 @@ async function soak(o: Options): Promise<void> {
       const admin = new Redis(env['REDIS_URL']!);
       const aofRewrites = async () => Number(/aof_rewrites:(\d+)/.exec(await admin.info('persistence').catch(() => ''))?.[1] ?? 0);
       let rewrites = await aofRewrites();
+      // And what stalled it: Redis's latency monitor records each event (fork, fsync, command) over 5 ms.
+      await admin.config('SET', 'latency-monitor-threshold', String(REDIS_STALL_MS));
+      await admin.latency('RESET');
       load.start();
       for (let minute = 1; minute <= o.minutes; minute++) {
         const samples: Record<string, Memory[]> = {};
@@ -113,12 +132,13 @@ async function soak(o: Options): Promise<void> {
         const end = Date.now() + MINUTE_MS;
         while (Date.now() < end) {
           await new Promise((r) => setTimeout(r, Math.min(SAMPLE_MS, end - Date.now())));
-          for (const p of procs) (samples[p.name] ??= []).push({ rssMb: rssMb(p.pid), heapMb: metricsOf[p.name] ? await heapMb(metricsOf[p.name]!) : null });
+          for (const p of procs) (samples[p.name] ??= []).push({ rssMb: rssMb(p.pid), ...(metricsOf[p.name] ? await processMetrics(metricsOf[p.name]!) : { heapMb: null }) });
         }
         const row = summarize(minute, minute <= warmUp, load.takeMinute(), samples);
         const rewritesNow = await aofRewrites();
         row.aofRewrites = rewritesNow - rewrites;
         rewrites = rewritesNow;
+        row.redisStalls = await redisStalls(admin);
         for (const p of procs) row.memory[p.name]!.cpuPct = ((cpuSeconds(p.pid) - cpuAtStart[p.name]!) / (MINUTE_MS / 1000)) * 100;
         minutes.push(row);
         process.stdout.write(`${minuteLine(row)}\n`);
@@ -161,7 +181,8 @@ function summarize(minute: number, warmUp: boolean, load: MinuteOfLoad, samples:
   const memory = Object.fromEntries(
     Object.entries(samples).map(([name, s]) => {
       const heaps = s.map((x) => x.heapMb).filter((h): h is number => h !== null);
-      return [name, { rssMb: mean(s.map((x) => x.rssMb)), heapMb: heaps.length ? mean(heaps) : null }];
+      const loops = s.map((x) => x.loopMaxMs).filter((l): l is number => l !== undefined);
+      return [name, { rssMb: mean(s.map((x) => x.rssMb)), heapMb: heaps.length ? mean(heaps) : null, ...(loops.length && { loopMaxMs: Math.max(...loops) }) }];
     }),
   );
   const ops = Object.fromEntries(

@@ -5,19 +5,39 @@ import { join } from 'node:path';
 import { killOnExit, ROOT } from '../harness.js';
 
 /**
- * Why a small disk cannot be made here (not root, no `unshare`, mounts refused), or undefined when
- * it can: a tmpfs mounted in a private mount namespace, so the host's mounts are never touched.
+ * How this process can own a mount namespace: as root, a mount namespace alone; otherwise in a
+ * user namespace of its own as well (`unshare -r`, unprivileged where the kernel allows it), where
+ * it is root enough to mount a tmpfs. Either way the host's mounts are never touched.
  */
+const WAYS = [
+  { unshare: ['-m'], nsenter: ['-m'] },
+  { unshare: ['-r', '-m'], nsenter: ['-U', '-m', '--preserve-credentials'] },
+];
+type Way = (typeof WAYS)[number];
+let found: Way | string | undefined;
+
+function way(): Way | string {
+  if (found !== undefined) return found;
+  if (process.platform !== 'linux') return (found = 'mount namespaces are Linux only');
+  const refusals: string[] = [];
+  for (const w of WAYS) {
+    const probe = spawnSync('unshare', [...w.unshare, '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs "$1"', 'sh', tmpdir()], { encoding: 'utf8', timeout: 10_000 });
+    if (probe.error) return (found = `unshare could not run (${probe.error.message})`);
+    if (probe.status === 0) return (found = w);
+    refusals.push(`unshare ${w.unshare.join(' ')}: ${(probe.stderr || `exit ${probe.status}`).trim()}`);
+  }
+  return (found = `a tmpfs cannot be mounted in a private mount namespace, as root nor in a user namespace of its own (${refusals.join('; ')})`);
+}
+
+/** Why a small disk cannot be made here (no `unshare`, mounts refused as root and in a user namespace), or undefined when it can. */
 export function smallDiskUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return 'mount namespaces are Linux only';
-  const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs "$1"', 'sh', tmpdir()], { encoding: 'utf8', timeout: 10_000 });
-  if (probe.error) return `unshare could not run (${probe.error.message})`;
-  if (probe.status !== 0) return `a tmpfs cannot be mounted in a private mount namespace (${(probe.stderr || `exit ${probe.status}`).trim()}): run as root`;
-  return undefined;
+  const w = way();
+  return typeof w === 'string' ? w : undefined;
 }
 
 /**
- * A folder backed by a tmpfs of `bytes` in a mount namespace of its own, held open by a `sleep`
+ * A folder backed by a tmpfs of `bytes` in a mount namespace of its own (and a user namespace when
+ * not root), held open by a `sleep`
  * (the holder). Processes started through `enter` (nsenter into that namespace) see the tmpfs at
  * `dir`; everyone else sees the empty folder under it. The test reaches the tmpfs from outside
  * through the holder's root (`/proc/<pid>/root`) to fill it and free it. Stopped by PID only.
@@ -26,12 +46,15 @@ export class SmallDisk {
   private constructor(
     readonly dir: string,
     private readonly holder: ChildProcess,
+    private readonly way: Way,
   ) {}
 
   static async start(bytes: number): Promise<SmallDisk> {
+    const w = way();
+    if (typeof w === 'string') throw new Error(`no small disk here: ${w}`);
     const dir = mkdtempSync(join(tmpdir(), 'rm-small-disk-'));
     const holder = killOnExit(
-      spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size="$2" tmpfs "$1" && echo mounted && exec sleep infinity', 'sh', dir, String(bytes)], {
+      spawn('unshare', [...w.unshare, '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size="$2" tmpfs "$1" && echo mounted && exec sleep infinity', 'sh', dir, String(bytes)], {
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );
@@ -41,7 +64,7 @@ export class SmallDisk {
       holder.stderr!.on('data', (d) => (said += String(d)));
       holder.once('exit', (code) => fail(new Error(`the small disk could not be mounted (exit ${code}): ${said.trim()}`)));
     });
-    return new SmallDisk(dir, holder);
+    return new SmallDisk(dir, holder, w);
   }
 
   /**
@@ -49,7 +72,7 @@ export class SmallDisk {
    * (entering a mount namespace moves to its `/`).
    */
   get enter(): string[] {
-    return ['nsenter', '-t', String(this.holder.pid), '-m', `--wd=${ROOT}`, '--'];
+    return ['nsenter', '-t', String(this.holder.pid), ...this.way.nsenter, `--wd=${ROOT}`, '--'];
   }
 
   /**
