@@ -82,7 +82,7 @@ export function warmUpMinutes(minutes: number, asked?: number): number {
 async function soak(o: Options): Promise<void> {
   const warmUp = warmUpMinutes(o.minutes, o.warmup);
   if (o.minutes - warmUp < 2) throw new Error(`--minutes ${o.minutes} with a warm-up of ${warmUp}: at least two minutes must follow the warm-up`);
-  // OTEL_* reach every process: a soak can be traced (docs/operations.md, traces) to see where a slow minute's time went.
+  // OTEL_* reach every process: a soak can be traced (docs/testing.md) to see where a slow minute's time went.
   const otel = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('OTEL_')));
   const { dataDir, env } = benchSystem('soak', { KEY_PREFIX: 'soak', ...otel });
   const running: Proc[] = [];

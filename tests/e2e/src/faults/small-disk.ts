@@ -37,10 +37,10 @@ export function smallDiskUnavailable(): string | undefined {
 
 /**
  * A folder backed by a tmpfs of `bytes` in a mount namespace of its own (and a user namespace when
- * not root), held open by a `sleep`
- * (the holder). Processes started through `enter` (nsenter into that namespace) see the tmpfs at
- * `dir`; everyone else sees the empty folder under it. The test reaches the tmpfs from outside
- * through the holder's root (`/proc/<pid>/root`) to fill it and free it. Stopped by PID only.
+ * not root), held open by a `sleep` (the holder). Processes started through `enter` (nsenter into
+ * that namespace) see the tmpfs at `dir`; everyone else sees the empty folder under it. The test
+ * reaches the tmpfs from outside through the holder's root (`/proc/<pid>/root`) to fill it and
+ * free it. Stopped by PID only.
  */
 export class SmallDisk {
   private constructor(
