@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type Job, type MinimalJob } from 'bullmq';
+import { Job, UnrecoverableError, Worker, type MinimalJob } from 'bullmq';
 import type { Redis } from './redis.js';
 import type { Logger } from 'pino';
 import { QUEUES, queuePrefix, type JobReply, type PayloadOf, type QueueKey } from '@rm/contracts';
@@ -8,6 +8,7 @@ import { sampledTraces, SpanKind, withSpan, type SpanOptions } from './tracing.j
 import { exponentialJitterBackoff, MAX_BACKOFF_MS } from './backoff.js';
 import { sendReply } from './job-replies.js';
 import { StoreFullLog } from './store-full-log.js';
+import { WaitingOnSpace } from './waiting-on-space.js';
 
 /** Worker deaths (stalls) a job survives before it fails for good. */
 const MAX_STALLS = 5;
@@ -99,14 +100,24 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     },
   );
   options.metrics?.consumes(spec.name);
-  worker.on('completed', () => options.metrics?.jobs.inc({ queue: spec.name, outcome: 'completed' }));
+  // Jobs a full disk refused run again as soon as one succeeds, not at their next backoff.
+  const waitingOnSpace = new WaitingOnSpace(async (id) => {
+    await (await Job.fromId(worker, id))?.promote();
+  });
+  worker.on('completed', () => {
+    options.metrics?.jobs.inc({ queue: spec.name, outcome: 'completed' });
+    void waitingOnSpace.succeeded();
+  });
   worker.on('failed', (job, err) => {
     const attempts = job?.opts.attempts ?? 1;
     const final = job ? job.attemptsMade >= attempts || err instanceof UnrecoverableError : true;
     options.metrics?.jobs.inc({ queue: spec.name, outcome: final ? 'failed' : 'retried' });
     (final ? options.metrics?.failedForGood : options.metrics?.retries)?.inc({ queue: spec.name });
     // A full disk fails every job that writes, each retried: one line a minute says so for all.
-    if (!final && err instanceof StoreFullError) storeFull.note(spec.name, err);
+    if (!final && err instanceof StoreFullError) {
+      storeFull.note(spec.name, err);
+      if (job?.id) waitingOnSpace.refused(job.id);
+    }
     else options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
     if (final && job) reply(job, { ok: false, jobId: job.id ?? '', reason: err.message });
     if (final && job && options.onFailedForGood) {
