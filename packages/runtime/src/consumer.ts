@@ -117,8 +117,7 @@ export function createConsumer<K extends QueueKey>(key: K, handler: Handler<K>, 
     if (!final && err instanceof StoreFullError) {
       storeFull.note(spec.name, err);
       if (job?.id) waitingOnSpace.refused(job.id);
-    }
-    else options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
+    } else options.logger[final ? 'error' : 'warn']({ err, jobId: job?.id, attemptsMade: job?.attemptsMade, requestId: job?.data?.requestId }, final ? 'job failed for good' : 'job failed, will retry');
     if (final && job) reply(job, { ok: false, jobId: job.id ?? '', reason: err.message });
     if (final && job && options.onFailedForGood) {
       options.onFailedForGood(job, err).catch((cause: unknown) => options.logger.error({ err: cause, jobId: job.id }, 'could not hand over a job that failed for good'));
