@@ -72,12 +72,14 @@ export function verdict(minutes: SoakMinute[]): Verdict {
   }
   for (const op of Object.keys(first.ops)) {
     const base = first.ops[op]!.p99;
-    const worst = measured.reduce((w, m) => ((m.ops[op]?.p99 ?? 0) > w.p99 ? { p99: m.ops[op]!.p99, minute: m.minute, load: m.load, stalls: stallsOf(m) } : w), { p99: 0, minute: first.minute, load: first.load, stalls: stallsOf(first) });
-    const ok = worst.p99 <= base * GOALS.p99Factor;
+    const worst = measured.reduce((w, m) => ((m.ops[op]?.p99 ?? 0) > (w.ops[op]?.p99 ?? 0) ? m : w), first);
+    const p99 = worst.ops[op]?.p99 ?? 0;
+    const ok = p99 <= base * GOALS.p99Factor;
     pass &&= ok;
+    const stalls = ok ? '' : stallsOf(worst);
     // The load averages say whether the machine was busier then (other work on a shared machine).
     lines.push(
-      `${ok ? 'ok  ' : 'MISS'} ${op} p99 ${base} ms in minute ${first.minute} (load ${first.load.toFixed(1)}), at most ${worst.p99} ms (minute ${worst.minute}, load ${worst.load.toFixed(1)}; ${(worst.p99 / Math.max(base, 0.001)).toFixed(2)}x; goal within ${GOALS.p99Factor}x)${ok || !worst.stalls ? '' : `; stalls that minute: ${worst.stalls}`}`,
+      `${ok ? 'ok  ' : 'MISS'} ${op} p99 ${base} ms in minute ${first.minute} (load ${first.load.toFixed(1)}), at most ${p99} ms (minute ${worst.minute}, load ${worst.load.toFixed(1)}; ${(p99 / Math.max(base, 0.001)).toFixed(2)}x; goal within ${GOALS.p99Factor}x)${stalls ? `; stalls that minute: ${stalls}` : ''}`,
     );
   }
   const errors: Record<string, number> = {};
@@ -106,7 +108,8 @@ export function minuteLine(m: SoakMinute): string {
   const ops = Object.entries(m.ops).map(([o, s]) => `${o} ${s.requests} ${s.p50}/${s.p99} ms`);
   const memory = Object.entries(m.memory).map(([p, x]) => `${p} ${x.rssMb.toFixed(0)}/${x.heapMb === null ? '-' : x.heapMb.toFixed(0)} MB ${x.cpuPct?.toFixed(0) ?? '-'} %`);
   const errors = Object.values(m.errors).reduce((a, b) => a + b, 0) + m.shed;
-  return `minute ${m.minute}${m.warmUp ? ' (warm-up)' : ''}: ${ops.join(', ')}; errors ${errors}${errors ? ` ${JSON.stringify(m.errors)}${m.shed ? ` +${m.shed} not sent` : ''}` : ''}; RSS/heap, CPU ${memory.join(', ')}; load average ${m.load.toFixed(1)}${m.aofRewrites ? `; Redis AOF rewrites ${m.aofRewrites}` : ''}${stallsOf(m) ? `; stalls: ${stallsOf(m)}` : ''}`;
+  const stalls = stallsOf(m);
+  return `minute ${m.minute}${m.warmUp ? ' (warm-up)' : ''}: ${ops.join(', ')}; errors ${errors}${errors ? ` ${JSON.stringify(m.errors)}${m.shed ? ` +${m.shed} not sent` : ''}` : ''}; RSS/heap, CPU ${memory.join(', ')}; load average ${m.load.toFixed(1)}${m.aofRewrites ? `; Redis AOF rewrites ${m.aofRewrites}` : ''}${stalls ? `; stalls: ${stalls}` : ''}`;
 }
 
 /** The table: a row per minute, each operation's requests, p50 and p99, errors, each process's RSS and heap. */
