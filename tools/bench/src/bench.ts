@@ -6,7 +6,7 @@ import type { NewReport } from '@rm/storage';
 import { createStore } from '@rm/storage-factory';
 import { uuidv7 } from '@rm/runtime';
 import { cannon, type CannonResult } from './cannon.js';
-import { metered, type Metered } from './cpu-per-request.js';
+import { cpuUs, metered, type Metered } from './cpu-per-request.js';
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
 import { addModerator, checkBody, createAdminKey, importUsers, randomOf, ROOT, submissionBody } from './fixtures.js';
@@ -67,9 +67,10 @@ async function main() {
     if (WARMUP > 0) await cannon({ url, connections: CONNECTIONS, durationSec: WARMUP, ...extra });
     say(`${name}: ${CONNECTIONS} connections, ${DURATION} s`);
     const load = () => cannon({ url, connections: CONNECTIONS, durationSec: DURATION, ...extra });
-    const result = meter ? await metered(meter, load) : await load();
+    const result: CannonResult & { cpuSeconds?: number; cpuByProcess?: Record<string, number> } = meter ? await metered(meter, load) : await load();
     (runs[name] ??= { ...(note && { note }), results: [] }).results.push(result);
-    say(`${name}: ${result.reqPerSec} req/s, p99 ${result.p99} ms`);
+    const perProcess = result.cpuByProcess ? ` (µs of CPU per request: ${Object.entries(result.cpuByProcess).map(([p, s]) => `${p} ${cpuUs(s, result.requests)}`).join(', ')})` : '';
+    say(`${name}: ${result.reqPerSec} req/s, p99 ${result.p99} ms${perProcess}`);
   };
   /** A ceiling runs alone: its own process, stopped before anything else is measured. */
   const ceiling = async (name: string, entry: string, port: number, extra: Partial<Parameters<typeof cannon>[0]>, note: string) => {

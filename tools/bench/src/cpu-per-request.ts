@@ -11,11 +11,12 @@ export interface Metered {
  * as the decision cycles meter theirs). A rate alone on two shared cores mixes our cost with the
  * load generator's and the machine's mood; CPU per request is what our code costs each request.
  */
-export async function metered<T extends { requests: number }>(procs: Metered[], run: () => Promise<T>): Promise<T & { cpuSeconds: number }> {
+export async function metered<T extends { requests: number }>(procs: Metered[], run: () => Promise<T>): Promise<T & { cpuSeconds: number; cpuByProcess: Record<string, number> }> {
   const stop = meterCpu(procs);
   const result = await run();
-  const cpuSeconds = Object.values(stop()).reduce((sum, s) => sum + s, 0);
-  return { ...result, cpuSeconds };
+  const cpuByProcess = stop();
+  const cpuSeconds = Object.values(cpuByProcess).reduce((sum, s) => sum + s, 0);
+  return { ...result, cpuSeconds, cpuByProcess };
 }
 
 /** µs of CPU per request; 0 when nothing was metered or answered. */

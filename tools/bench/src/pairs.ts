@@ -19,17 +19,19 @@ export const TRACED = [
 
 const fig = (b: BenchResults, name: string) => b.scenarios[name];
 const us = (v: number | undefined) => (v === undefined ? '-' : String(v));
+/** CPU per request, Redis's part in brackets when it was metered apart. */
+const cpuOf = (s: BenchResults['scenarios'][string]) => `${us(s.cpuUsPerRequest)}${s.redisCpuUsPerRequest === undefined ? '' : ` (${s.redisCpuUsPerRequest})`}`;
 
 /** The ceilings table: req/s and µs of CPU per request (server + Redis) of both sides, and their ratios. */
 export function ceilingRows(b: BenchResults): string[] {
   return [
-    'Per request beside its ceiling: req/s and µs of CPU per request of the server and Redis (from /proc, over the measured seconds of every round); the ratios are the medians of the rounds\' own.',
+    'Per request beside its ceiling: req/s and µs of CPU per request of the server and Redis, Redis\'s part in brackets (from /proc, over the measured seconds of every round); the ratios are the medians of the rounds\' own.',
     '',
     '| scenario | req/s | CPU µs/req | ceiling | req/s | CPU µs/req | req/s ratio | CPU ratio |',
     '|---|---:|---:|---|---:|---:|---:|---:|',
     ...CEILINGS.filter((c) => fig(b, c.scenario) && fig(b, c.ceiling)).map(
       (c) =>
-        `| ${c.scenario} | ${fig(b, c.scenario)!.reqPerSec} | ${us(fig(b, c.scenario)!.cpuUsPerRequest)} | ${c.ceiling} | ${fig(b, c.ceiling)!.reqPerSec} | ${us(fig(b, c.ceiling)!.cpuUsPerRequest)} | ${b.ratios[c.reqRatio]} | ${b.ratios[c.cpuRatio]} |`,
+        `| ${c.scenario} | ${fig(b, c.scenario)!.reqPerSec} | ${cpuOf(fig(b, c.scenario)!)} | ${c.ceiling} | ${fig(b, c.ceiling)!.reqPerSec} | ${cpuOf(fig(b, c.ceiling)!)} | ${b.ratios[c.reqRatio]} | ${b.ratios[c.cpuRatio]} |`,
     ),
   ];
 }
@@ -43,13 +45,13 @@ export function tracingRows(b: BenchResults): string[] {
     .map(([k, v]) => `${k} ${v.exports} exports (${Math.round(v.bytes / 1024)} KiB)`)
     .join(', ');
   return [
-    `Tracing (OTLP/HTTP to a sink on loopback that answers 200): the gateway with tracing off, on at the default sampler (every request), and at \`parentbased_traceidratio\` 0.1; the sink took ${exported || 'nothing'}.`,
+    `Tracing (OTLP/HTTP to a sink on loopback that answers 200): the gateway with tracing off, on at the default sampler (every request), and at \`parentbased_traceidratio\` 0.1, CPU per request as above; the sink took ${exported || 'nothing'}.`,
     '',
     '| scenario | off req/s | CPU µs/req | default sampler req/s | CPU µs/req | ratio | 10 % req/s | CPU µs/req | ratio |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((t) => {
       const [off, on, at10] = [fig(b, t.off)!, fig(b, t.on)!, fig(b, t.at10)!];
-      return `| ${t.scenario} | ${off.reqPerSec} | ${us(off.cpuUsPerRequest)} | ${on.reqPerSec} | ${us(on.cpuUsPerRequest)} | ${ratio(`${t.scenario}TracedOverOff`)} | ${at10.reqPerSec} | ${us(at10.cpuUsPerRequest)} | ${ratio(`${t.scenario}Traced10OverOff`)} |`;
+      return `| ${t.scenario} | ${off.reqPerSec} | ${cpuOf(off)} | ${on.reqPerSec} | ${cpuOf(on)} | ${ratio(`${t.scenario}TracedOverOff`)} | ${at10.reqPerSec} | ${cpuOf(at10)} | ${ratio(`${t.scenario}Traced10OverOff`)} |`;
     }),
   ];
 }

@@ -16,8 +16,8 @@ export function machine(): BenchResults['machine'] {
   };
 }
 
-/** One measured run: autocannon's figures and, when metered, the CPU seconds of its server and Redis. */
-type Measured = CannonResult & { cpuSeconds?: number };
+/** One measured run: autocannon's figures and, when metered, the CPU seconds of its server and Redis, in all and each. */
+type Measured = CannonResult & { cpuSeconds?: number; cpuByProcess?: Record<string, number> };
 
 /** One scenario's rounds as one figure: means of rates and latencies, sums of counts. */
 export function combine(results: Measured[], note?: string): BenchResults['scenarios'][string] {
@@ -38,6 +38,10 @@ export function combine(results: Measured[], note?: string): BenchResults['scena
     ...(results.every((r) => r.cpuSeconds !== undefined) && {
       cpuUsPerRequest: cpuUs(sum((r) => r.cpuSeconds!), sum((r) => r.requests)),
       roundsCpuUs: results.map((r) => cpuUs(r.cpuSeconds!, r.requests)),
+    }),
+    // Redis's part of it: which side of the wire a difference in CPU is on.
+    ...(results.every((r) => r.cpuByProcess?.['redis'] !== undefined) && {
+      redisCpuUsPerRequest: cpuUs(sum((r) => r.cpuByProcess!['redis']!), sum((r) => r.requests)),
     }),
   };
 }

@@ -18,7 +18,7 @@ export interface BenchResults {
    * Per scenario the means over its rounds, and each round's req/s; with the CPU of the processes
    * metered over it (server and Redis), µs per request over all its rounds and per round.
    */
-  scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[]; cpuUsPerRequest?: number; roundsCpuUs?: number[] }>;
+  scenarios: Record<string, CannonResult & { note?: string; roundsReqPerSec: number[]; cpuUsPerRequest?: number; redisCpuUsPerRequest?: number; roundsCpuUs?: number[] }>;
   cycles: Cycles;
   /** The same cycles at one moderator (one connection). */
   cyclesAtOne: Cycles;
