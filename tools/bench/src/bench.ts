@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { NewReport } from '@rm/storage';
 import { createStore } from '@rm/storage-factory';
 import { uuidv7 } from '@rm/runtime';
-import { cannon, type CannonResult } from './cannon.js';
+import { cannon } from './cannon.js';
 import { cpuUs, metered, type Metered } from './cpu-per-request.js';
 import { bareDecisionScenario, decisionScenario } from './decision-scenario.js';
 import { combineDrains, dropBareQueue, dropQueue, drainRate } from './drain.js';
@@ -14,7 +14,7 @@ import { benchSystem, GATEWAY_NODE_ARGS, redisProcs, runBench, sampleRss, startP
 import { banWave } from './ban-wave.js';
 import { holdAofRewrites } from './aof.js';
 import { seedSanctions } from './sanction-fixtures.js';
-import { combine, machine, markdown, ratios } from './report.js';
+import { combine, machine, markdown, ratios, type Measured } from './report.js';
 import { TRACED } from './pairs.js';
 import type { BenchResults } from './results.js';
 
@@ -58,7 +58,7 @@ async function stop(p: Proc) {
 }
 
 async function main() {
-  const runs: Record<string, { note?: string; results: (CannonResult & { cpuSeconds?: number })[] }> = {};
+  const runs: Record<string, { note?: string; results: Measured[] }> = {};
   /** The server under load and Redis: the processes whose CPU a request costs (issue 55). */
   const meterOf = (p: Proc): Metered[] => [{ name: p.name, pid: p.pid }, ...redisProcs()];
   const shoot = async (name: string, url: string, extra: Partial<Parameters<typeof cannon>[0]> = {}, note?: string, meter?: Metered[]) => {
@@ -67,7 +67,7 @@ async function main() {
     if (WARMUP > 0) await cannon({ url, connections: CONNECTIONS, durationSec: WARMUP, ...extra });
     say(`${name}: ${CONNECTIONS} connections, ${DURATION} s`);
     const load = () => cannon({ url, connections: CONNECTIONS, durationSec: DURATION, ...extra });
-    const result: CannonResult & { cpuSeconds?: number; cpuByProcess?: Record<string, number> } = meter ? await metered(meter, load) : await load();
+    const result: Measured = meter ? await metered(meter, load) : await load();
     (runs[name] ??= { ...(note && { note }), results: [] }).results.push(result);
     const perProcess = result.cpuByProcess ? ` (µs of CPU per request: ${Object.entries(result.cpuByProcess).map(([p, s]) => `${p} ${cpuUs(s, result.requests)}`).join(', ')})` : '';
     say(`${name}: ${result.reqPerSec} req/s, p99 ${result.p99} ms${perProcess}`);

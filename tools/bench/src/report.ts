@@ -17,7 +17,7 @@ export function machine(): BenchResults['machine'] {
 }
 
 /** One measured run: autocannon's figures and, when metered, the CPU seconds of its server and Redis, in all and each. */
-type Measured = CannonResult & { cpuSeconds?: number; cpuByProcess?: Record<string, number> };
+export type Measured = CannonResult & { cpuSeconds?: number; cpuByProcess?: Record<string, number> };
 
 /** One scenario's rounds as one figure: means of rates and latencies, sums of counts. */
 export function combine(results: Measured[], note?: string): BenchResults['scenarios'][string] {
