@@ -1,5 +1,5 @@
 import { CASE_CREATED_OPENING } from '@rm/contracts';
-import type { ChatPlatform } from '@rm/platforms';
+import { slaEscalationText, type ChatPlatform } from '@rm/platforms';
 import type { DecisionStore, ReportStore, TriageStore } from '@rm/storage';
 
 export interface EscalateDeps {
@@ -29,16 +29,9 @@ export async function escalateSla(deps: EscalateDeps, job: { caseId: string; ope
   // Keyed by the opening: a retried job (say, after the platform failed) posts once.
   await deps.chat.post(deps.settings.escalationChannel, {
     kind: 'case.escalated',
-    content: escalationText(job.caseId, c.userId, job.category, slaMs, reports),
+    content: slaEscalationText(job.caseId, c.userId, job.category, slaMs, reports),
     dedupeKey: `sla-${job.caseId}-${job.openingId}`,
   });
   if (recorded) deps.slaBreached(job.category);
   return 'escalated';
-}
-
-function escalationText(caseId: string, userId: string, category: string, slaMs: number, reports: string[]): string {
-  return [
-    `SLA breached: case ${caseId} about user ${userId} has waited unclaimed longer than ${Math.round(slaMs / 1000)} s (category ${category})`,
-    `Reports: ${reports.join(', ')}`,
-  ].join('\n');
 }

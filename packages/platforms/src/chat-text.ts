@@ -15,10 +15,38 @@ function status(v: CaseView): string {
   }
 }
 
+/**
+ * The longest message the chat platform takes (the bot API's 2,000 characters): a longer post or
+ * edit is refused, and the case's message would stop following the case.
+ */
+export const CHAT_MESSAGE_LIMIT = 2000;
+
 /** The case message in the report channel; `headline` marks a re-post ("Case reopened"). */
 export function caseMessageText(v: CaseView, hideUsername: boolean, headline = 'Case'): string {
   const who = hideUsername ? `user ${v.userId}` : `${v.userName} (${v.userId})`;
-  return [`${headline}: ${v.reportIds.length} report(s) about ${who}`, `Status: ${status(v)}`, ...flagLines(v.flags ?? []), `Reports: ${v.reportIds.join(', ')}`].join('\n');
+  return withReportIds([`${headline}: ${v.reportIds.length} report(s) about ${who}`, `Status: ${status(v)}`, ...flagLines(v.flags ?? [])], v.reportIds);
+}
+
+/** The escalation channel's message when a case waited unclaimed past its category's SLA. */
+export function slaEscalationText(caseId: string, userId: string, category: string, slaMs: number, reportIds: string[]): string {
+  return withReportIds([`SLA breached: case ${caseId} about user ${userId} has waited unclaimed longer than ${Math.round(slaMs / 1000)} s (category ${category})`], reportIds);
+}
+
+/** `lines`, then the report ids line, within CHAT_MESSAGE_LIMIT (clipped as a last resort: a player's name is the directory's, of any length). */
+function withReportIds(lines: string[], ids: string[]): string {
+  const head = lines.join('\n');
+  return `${head}\n${reportsLine(ids, CHAT_MESSAGE_LIMIT - head.length - 1)}`.slice(0, CHAT_MESSAGE_LIMIT);
+}
+
+/** The case's report ids, as many as fit in `room` characters, then how many more: a case of thousands is still one message. */
+function reportsLine(ids: string[], room: number): string {
+  const all = `Reports: ${ids.join(', ')}`;
+  if (all.length <= room) return all;
+  const more = (n: number) => ` … and ${n} more in the console`;
+  let used = 'Reports:'.length + more(ids.length).length;
+  let shown = 0;
+  while (shown < ids.length && used + 2 + ids[shown]!.length <= room) used += 2 + ids[shown++]!.length;
+  return `Reports:${shown > 0 ? ` ${ids.slice(0, shown).join(', ')}` : ''}${more(ids.length - shown)}`;
 }
 
 /** What the triage flags mean for the moderator reading the message (docs/triage.md). */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CaseView } from './case-view.js';
-import { approvalDmText, caseMessageText, dismissalDmText } from './chat-text.js';
+import { approvalDmText, caseMessageText, CHAT_MESSAGE_LIMIT, dismissalDmText, slaEscalationText } from './chat-text.js';
 import { signBody } from './decision-webhook.js';
 import { parseRetryAfter, urlOf } from './http.js';
 
@@ -46,6 +46,31 @@ describe('chat text', () => {
   it('names the player, the state and the reports', () => {
     expect(caseMessageText(view, false)).toBe('Case: 2 report(s) about griefer (42)\nStatus: claimed by alice\nReports: r1, r2');
     expect(caseMessageText({ ...view, state: 'approved' }, false, 'Case reopened')).toMatch(/^Case reopened: .*\nStatus: approved by alice: user banned/);
+  });
+
+  it("lists a big case's reports as far as the platform's 2,000 characters allow, then says how many more", () => {
+    const ids = Array.from({ length: 10_000 }, (_, i) => `01a2${String(i).padStart(4, '0')}-0000-7000-8000-000000000000`);
+    const text = caseMessageText({ ...view, reportIds: ids }, false);
+    expect(text.length).toBeLessThanOrEqual(CHAT_MESSAGE_LIMIT);
+    expect(text).toMatch(/^Case: 10000 report\(s\) about griefer \(42\)\nStatus: claimed by alice\nReports: /);
+    const [, shown, more] = /\nReports: (.*) … and (\d+) more in the console$/.exec(text)!;
+    const listed = shown!.split(', ');
+    expect(listed).toEqual(ids.slice(0, listed.length));
+    expect(listed.length + Number(more)).toBe(10_000);
+    // Nearly full: another id (38 characters with its comma) would not have fitted.
+    expect(text.length).toBeGreaterThan(CHAT_MESSAGE_LIMIT - 40);
+    // A player's name of any length still makes a message the platform takes.
+    expect(caseMessageText({ ...view, userName: 'x'.repeat(5000) }, false).length).toBe(CHAT_MESSAGE_LIMIT);
+  });
+
+  it("an SLA escalation lists the case's reports within the same bound", () => {
+    expect(slaEscalationText('c1', '42', 'cheating', 3_600_000, ['r1', 'r2'])).toBe(
+      'SLA breached: case c1 about user 42 has waited unclaimed longer than 3600 s (category cheating)\nReports: r1, r2',
+    );
+    const ids = Array.from({ length: 500 }, (_, i) => `report-${i}`);
+    const text = slaEscalationText('c1', '42', 'cheating', 3_600_000, ids);
+    expect(text.length).toBeLessThanOrEqual(CHAT_MESSAGE_LIMIT);
+    expect(text).toMatch(/\nReports: report-0, report-1, .* … and \d+ more in the console$/);
   });
 
   it('leaves the name out when hideUsername is set', () => {
