@@ -35,7 +35,12 @@ export function slaEscalationText(caseId: string, userId: string, category: stri
 /** `lines`, then the report ids line, within CHAT_MESSAGE_LIMIT (clipped as a last resort: a player's name is the directory's, of any length). */
 function withReportIds(lines: string[], ids: string[]): string {
   const head = lines.join('\n');
-  return `${head}\n${reportsLine(ids, CHAT_MESSAGE_LIMIT - head.length - 1)}`.slice(0, CHAT_MESSAGE_LIMIT);
+  return clipped(`${head}\n${reportsLine(ids, CHAT_MESSAGE_LIMIT - head.length - 1)}`);
+}
+
+/** `text` cut to CHAT_MESSAGE_LIMIT, its last character an ellipsis when cut. */
+function clipped(text: string): string {
+  return text.length <= CHAT_MESSAGE_LIMIT ? text : `${text.slice(0, CHAT_MESSAGE_LIMIT - 1)}…`;
 }
 
 /** The case's report ids, as many as fit in `room` characters, then how many more: a case of thousands is still one message. */
@@ -73,7 +78,8 @@ export function approvalDmText(): string {
 }
 
 export function dismissalDmText(reason: string | undefined): string {
-  return reason ? `Your report was reviewed and dismissed: ${reason}` : 'Your report was reviewed and dismissed.';
+  // The moderator's reason has no bound of its own.
+  return reason ? clipped(`Your report was reviewed and dismissed: ${reason}`) : 'Your report was reviewed and dismissed.';
 }
 
 /**

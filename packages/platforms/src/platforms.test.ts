@@ -89,6 +89,10 @@ describe('chat text', () => {
   it('DMs the reason when there is one', () => {
     expect(dismissalDmText('no evidence')).toBe('Your report was reviewed and dismissed: no evidence');
     expect(dismissalDmText(undefined)).toBe('Your report was reviewed and dismissed.');
+    // A reason of any length still makes a DM the platform takes.
+    const long = dismissalDmText('r'.repeat(10_000));
+    expect(long.length).toBe(CHAT_MESSAGE_LIMIT);
+    expect(long).toMatch(/^Your report was reviewed and dismissed: r+…$/);
   });
 
   it('tells of an approval that action was taken, and nothing of the sanction', () => {
