@@ -8,6 +8,7 @@ import { ApiKeyCache } from './http/api-key-cache.js';
 import { installAuth } from './http/auth.js';
 import { answerClientError, createHttpServer } from './http/server.js';
 import { handleError, installErrorHandling } from './http/error-handler.js';
+import { installJsonBody } from './http/json-body.js';
 import { installRequestMetrics } from './http/observability.js';
 import { registerTracing } from './http/tracing.js';
 import { installOpenApi } from './http/openapi.js';
@@ -64,6 +65,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // out costs more than the rest of a submit. The schemas still document every answer (OpenAPI).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandling(app);
+  installJsonBody(app);
   installRequestMetrics(app, deps.metrics);
   registerTracing(app);
   await installOpenApi(app);

@@ -9,6 +9,8 @@ import { SanctionView } from './sanctions.js';
 
 export const CASE_STATES = ['open', 'claimed', 'approved', 'dismissed'] as const;
 export const CASE_SORTS = ['priority', 'oldest', 'newest'] as const;
+/** The flags a case can carry: the triage's two (docs/triage.md) and the SLA's. */
+export const CASE_FLAGS = ['suspected_brigade', 'escalated', 'sla_breached'] as const;
 
 const word = (what: string) =>
   z
@@ -20,7 +22,7 @@ const word = (what: string) =>
 export const CasesQuery = ListQuery.extend({
   state: z.enum(CASE_STATES, { error: `state must be one of ${CASE_STATES.join(', ')}` }).optional(),
   category: word('category').optional(),
-  flag: word('flag').optional(),
+  flag: z.enum(CASE_FLAGS, { error: `flag must be one of ${CASE_FLAGS.join(', ')}` }).optional(),
   sort: z.enum(CASE_SORTS, { error: `sort must be one of ${CASE_SORTS.join(', ')}` }).optional().default('priority'),
 });
 export type CasesQuery = z.infer<typeof CasesQuery>;

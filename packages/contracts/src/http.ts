@@ -5,19 +5,14 @@ import { positiveIntFromQuery } from './query-params.js';
 import { IsoDuration, SanctionKindName, SanctionReason } from './sanctions.js';
 import { IllegalContentBody } from './statements.js';
 
-const id = (what: string) =>
-  z
-    .string({ error: `${what} must be a string` })
-    .min(1, `${what} must not be empty`)
-    .max(LIMITS.idLength, `${what} must be at most ${LIMITS.idLength} characters`);
-
 export const REPORT_TYPES = ['api', 'website', 'bot'] as const;
 export const PLATFORMS = ['gameplatform', 'chatplatform'] as const;
 export const EVIDENCE_TYPES = ['url', 's3Upload'] as const;
 
 /**
- * A string the spec leaves unbounded (submit's questionId, evidence url, reporter.id, userId):
- * any string, within the body limit (issue 18 item 8; docs/decisions.md).
+ * A string the spec leaves unbounded (submit's questionId, evidence url, reporter.id, userId;
+ * check's ids; moderator.id; dismiss's reason): any string, within the body limit (issue 18 item
+ * 8; docs/decisions.md).
  */
 const anyString = (what: string) => z.string({ error: `${what} must be a string` });
 
@@ -72,11 +67,14 @@ export const SubmitReportResponse = z.strictObject({
 });
 export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
 
-/** 4.2: body of POST /v1/reports/check. */
-export const CheckBody = z.strictObject({
-  // The same ids submit takes as userId and reporter.id, so whoever can be reported can be checked.
-  userId: playerId('userId'),
-  reporterId: playerId('reporterId'),
+/**
+ * 4.2: body of POST /v1/reports/check. Only submit's body refuses other properties (spec 2.1): here
+ * and in the moderation bodies they are ignored.
+ */
+export const CheckBody = z.object({
+  // Any string submit takes as userId and reporter.id, so whoever can report or be reported can be checked.
+  userId: anyString('userId'),
+  reporterId: anyString('reporterId'),
 });
 export type CheckBody = z.infer<typeof CheckBody>;
 
@@ -97,7 +95,8 @@ export type CheckResponse = z.infer<typeof CheckResponse>;
 
 /** 4.3: path and query of GET /v1/reports/{id}. */
 export const UserIdParams = z.strictObject({ id: playerId('id') });
-export const ReportIdParams = z.strictObject({ id: id('id') });
+/** A report's id in a path: any string (an unknown one is a 404); an empty segment is another path. */
+export const ReportIdParams = z.strictObject({ id: z.string().min(1, 'id must not be empty') });
 
 export const ListQuery = z.strictObject({
   page: positiveIntFromQuery('page').optional().default(1),
@@ -127,19 +126,22 @@ export const ListResponse = z.strictObject({
 });
 export type ListResponse = z.infer<typeof ListResponse>;
 
-/** 2.3 / 2.4 */
-export const ModeratorRef = z.strictObject({ id: id('moderator.id') });
+/**
+ * 2.3 / 2.4. Any string names a moderator (an unregistered one is a 404); other properties, such
+ * as the `username` an answer gives (2.4) sent back with it, are ignored.
+ */
+export const ModeratorRef = z.object({ id: anyString('moderator.id') });
 export const ModeratorView = z.strictObject({ id: z.string(), username: z.string() });
 export type ModeratorView = z.infer<typeof ModeratorView>;
 
-export const ClaimBody = z.strictObject({ moderator: ModeratorRef });
-export const UnclaimBody = z.strictObject({ moderator: ModeratorRef, bypassClaimCheck: z.boolean().optional() });
+export const ClaimBody = z.object({ moderator: ModeratorRef });
+export const UnclaimBody = z.object({ moderator: ModeratorRef, bypassClaimCheck: z.boolean().optional() });
 /**
  * `kind`, `duration` and `reason` set the sanction the approval creates. Without kind and duration
  * it is the ladder's next step for the case's category; with a duration and no kind, a `ban`;
  * with a kind and no duration, permanent. The gateway checks `kind` against the policy's kinds.
  */
-export const ApproveBody = z.strictObject({
+export const ApproveBody = z.object({
   /** Tell the case's chat-platform reporters that action was taken (never the penalty); default true. */
   dm: z.boolean().optional(),
   moderator: ModeratorRef,
@@ -149,16 +151,12 @@ export const ApproveBody = z.strictObject({
   /** Marks the statement's ground as illegal content under the law named (absent: a breach of the terms). */
   illegalContent: IllegalContentBody.optional(),
 });
-export const DismissBody = z.strictObject({
+export const DismissBody = z.object({
   dm: z.boolean().optional(),
   moderator: ModeratorRef,
-  reason: z
-    .string()
-    .min(LIMITS.dismissReason.min, `reason must be ${LIMITS.dismissReason.min} to ${LIMITS.dismissReason.max} characters`)
-    .max(LIMITS.dismissReason.max, `reason must be ${LIMITS.dismissReason.min} to ${LIMITS.dismissReason.max} characters`)
-    .optional(),
+  reason: anyString('reason').optional(),
 });
-export const UndoBody = z.strictObject({ moderator: ModeratorRef });
+export const UndoBody = z.object({ moderator: ModeratorRef });
 
 export const ClaimData = z.strictObject({ message: z.string(), reportId: z.string(), moderator: ModeratorView });
 export const ApproveData = z.strictObject({

@@ -4,10 +4,9 @@ export const LIMITS = {
   answerText: { min: 1, max: 500 },
   evidence: { min: 1, max: 5 },
   /**
-   * Ids of our own where the spec is silent and we bound them (moderator ids, case and report ids).
-   * A player's id (submit's and check's userId, reporter ids, `{id}` of the reports list,
-   * `{userId}` of the ban API) has one bound everywhere: no length of ours, any string submit
-   * accepts (non-empty where it is looked up), within the body or the request line (`pathParamLength`).
+   * Ids of our own in our extensions (case ids, sanction ids, ids a sign-in makes). The spec's own
+   * ids (a player's, a moderator's, a report's in a path) have no bound of ours: any string, within
+   * the body or the request line (`pathParamLength`), non-empty in a path.
    */
   idLength: 128,
   /**
@@ -15,7 +14,6 @@ export const LIMITS = {
    * header limit, so no longer parameter can arrive: Node's limit is the real bound.
    */
   pathParamLength: 16 * 1024,
-  dismissReason: { min: 1, max: 1000 },
   list: { defaultLimit: 25, maxLimit: 100 },
   /** Request body ceiling in bytes (a full submit is well under 8 KiB). */
   bodyBytes: 64 * 1024,

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 
-/** A whole number ≥ 1 from a query string (an empty value is refused, not read as 0), at most `max`. */
+/** A whole number ≥ 1 from a query string, in decimal digits (an empty value is refused, not read as 0), at most `max`. */
 export const positiveIntFromQuery = (what: string, max?: number) => {
   let n = z.coerce
     .number({ error: `${what} must be an integer` })
     .int(`${what} must be an integer`)
     .min(1, `${what} must be at least 1`);
   if (max !== undefined) n = n.max(max, `${what} must be at most ${max}`);
-  return z.preprocess((v) => (v === '' ? Number.NaN : v), n);
+  // Decimal notation only: `0x10`, `1e2` or ` 5` would otherwise be read as numbers.
+  return z.preprocess((v) => (typeof v === 'string' && !/^-?[0-9]+(\.[0-9]+)?$/.test(v) ? Number.NaN : v), n);
 };
 
 const seqCursorMessage = 'after must be a cursor returned as next (a non-negative integer)';
@@ -15,5 +16,6 @@ const seqCursorMessage = 'after must be a cursor returned as next (a non-negativ
 export const seqCursor = () =>
   z
     .string({ error: seqCursorMessage })
-    .regex(/^(0|[1-9]\d{0,15})$/, seqCursorMessage)
+    // Aborts: the check below would only say the same again.
+    .regex(/^(0|[1-9]\d{0,15})$/, { message: seqCursorMessage, abort: true })
     .refine((v) => Number.isSafeInteger(Number(v)), seqCursorMessage);

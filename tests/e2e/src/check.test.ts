@@ -55,12 +55,21 @@ describe('POST /v1/reports/check', () => {
     ['missing reporterId', { userId: '200' }, 'reporterId'],
     ['missing userId', { reporterId: 'x' }, 'userId'],
     ['wrong type', { userId: 200, reporterId: 'x' }, 'userId'],
-    ['empty reporterId', { userId: '200', reporterId: '' }, 'reporterId'],
-    ['unknown property', { userId: '200', reporterId: 'x', more: 1 }, 'more'],
+    ['a forbidden property name', JSON.parse('{"userId":"200","reporterId":"x","__proto__":{"admin":true}}'), '__proto__'],
   ])('400 for %s', async (_n, body, field) => {
     const res = await sys.post('/v1/reports/check', key.auth, body);
     expect(res.status).toBe(400);
     expect(isErrorShape(res.body)).toBe(true);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it('takes any string as the ids, the empty one too, as submit does; other properties are ignored', async () => {
+    // Submit takes an empty reporter id, so check must too (spec 4.2: string, no bound).
+    expect((await check('200', '')).body).toMatchObject({ success: true, canReport: true, reporterId: '' });
+    const res = await sys.post('/v1/reports/check', key.auth, { userId: '200', reporterId: 'c-extra', platform: 'gameplatform' });
+    expect(res.status).toBe(200);
+    expect(res.body.reporterId).toBe('c-extra');
+    // An empty user id is looked up like any other: no such player.
+    expect((await check('', 'c-1')).status).toBe(404);
   });
 });

@@ -244,7 +244,7 @@ describe('GET /v1/sanctions (the feed)', () => {
     expect((await fetch(url, { headers: { authorization: 'rk_nope:nope' } })).status).toBe(401);
   });
 
-  it.each([['?after=abc', 'after'], ['?after=-1', 'after'], ['?after=1.5', 'after'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?limit=x', 'limit'], ['?other=1', 'other']])(
+  it.each([['?after=abc', 'after'], ['?after=-1', 'after'], ['?after=1.5', 'after'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?limit=x', 'limit'], ['?limit=0x10', 'limit'], ['?limit=1e2', 'limit'], ['?other=1', 'other']])(
     '400 for %s',
     async (query, field) => {
       const res = await feed(query);
@@ -253,6 +253,8 @@ describe('GET /v1/sanctions (the feed)', () => {
       // No body, so no `errors` (section 7): the message names the parameter.
       expect(res.body.errors).toBeUndefined();
       expect(res.body.message).toContain(field);
+      // Said once, whichever of its checks the value fails.
+      expect(res.body.message.split(`${field}:`).length).toBe(2);
     },
   );
 

@@ -13,7 +13,7 @@ beforeAll(async () => {
     sys.createKey(['--permission', 'reports.submit_report']),
     sys.createKey(['--permission', 'reports.view_reports']),
   ]);
-  for (const id of ['100', '101', '102', '103', '104', '105']) await sys.addUser(id);
+  for (const id of ['100', '101', '102', '103', '104', '105', '106']) await sys.addUser(id);
 });
 afterAll(() => sys?.stop());
 
@@ -122,6 +122,23 @@ describe('POST /v1/reports/new validation (spec 2.1 and 8)', () => {
     const res = await sys.request('POST', '/v1/reports/new', { auth: submitter.auth, rawBody: '{"userId": ' });
     expect(res.status).toBe(400);
     expect(isErrorShape(res.body)).toBe(true);
+  });
+
+  it('a lone UTF-16 surrogate is stored as U+FFFD, so every answer holding it stays valid JSON; a pair stays whole', async () => {
+    const body = JSON.stringify(report('106', 'r-surrogate')).replace('Used an aimbot in ranked', 'lone \\ud800 pair \\ud83d\\ude00');
+    expect(body).toContain('\\ud800');
+    expect((await sys.request('POST', '/v1/reports/new', { auth: submitter.auth, rawBody: body })).status).toBe(200);
+    await sys.waitFor(async () => (await sys.get('/v1/reports/106', viewer.auth)).body.count === 1, 15_000, 'report stored');
+    const raw = await fetch(`${sys.baseUrl}/v1/reports/106`, { headers: { authorization: viewer.auth } }).then((r) => r.text());
+    expect(raw).not.toMatch(/\\ud800/i);
+    expect(JSON.parse(raw).reports[0].reason).toBe('lone \ufffd pair \u{1F600}');
+  });
+
+  it('400 naming the path of a __proto__ key, which Fastify called "not valid JSON"', async () => {
+    const body = JSON.stringify(report('100', 'r-proto')).replace('"reporter":{', '"reporter":{"__proto__":{"admin":true},');
+    const res = await sys.request('POST', '/v1/reports/new', { auth: submitter.auth, rawBody: body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: 'reporter.__proto__', message: 'forbidden property name' }]);
   });
 
   it('400 for a body that is not JSON', async () => {

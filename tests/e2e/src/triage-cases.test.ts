@@ -123,10 +123,11 @@ describe('GET /v1/cases', () => {
   });
 
   it('answers 400 in the error shape for a bad parameter, 401 without a key, 403 without reports.view_reports', async () => {
-    for (const q of ['sort=loudest', 'state=closed', 'page=0', 'limit=101', 'color=red', 'category=']) {
+    for (const q of ['sort=loudest', 'state=closed', 'page=0', 'page=0x10', 'limit=101', 'color=red', 'category=', 'category=zzz', 'category=constructor', 'flag=x']) {
       const res = await sys.get(`/v1/cases?${q}`, viewer.auth);
       expect(res.status, q).toBe(400);
       expect(isErrorShape(res.body), q).toBe(true);
+      expect(res.body.message, q).toContain(q.split('=')[0]);
     }
     expect((await sys.request('GET', '/v1/cases')).status).toBe(401);
     const res = await sys.get('/v1/cases', submitter.auth);

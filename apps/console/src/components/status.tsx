@@ -19,7 +19,8 @@ export function ErrorLine({ message }: { message: string | undefined }) {
   );
 }
 
-export const flagLabel = (flag: string) => (flag === 'suspected_brigade' ? 'Suspected brigade' : flag === 'sla_breached' ? 'SLA breached' : flag);
+const FLAG_LABELS: Record<string, string> = { suspected_brigade: 'Suspected brigade', escalated: 'Escalated', sla_breached: 'SLA breached' };
+export const flagLabel = (flag: string) => (Object.hasOwn(FLAG_LABELS, flag) ? FLAG_LABELS[flag]! : flag);
 
 export function Badge({ flag }: { flag: string }) {
   const label = flagLabel(flag);

@@ -8,7 +8,7 @@ import { usePoll } from '../components/use-poll';
 
 const CASES = '/v1/cases';
 const STATES = ['', 'open', 'claimed', 'approved', 'dismissed'] as const;
-const FLAGS = ['', 'suspected_brigade', 'sla_breached'] as const;
+const FLAGS = ['', 'suspected_brigade', 'escalated', 'sla_breached'] as const;
 
 export function QueuePage() {
   if (!hasEndpoint('get', CASES)) {
@@ -32,7 +32,7 @@ function Queue() {
     limit: 50,
     ...(state && { state: state as Exclude<(typeof STATES)[number], ''> }),
     ...(category.trim() && { category: category.trim() }),
-    ...(flag && { flag }),
+    ...(flag && { flag: flag as Exclude<(typeof FLAGS)[number], ''> }),
   };
   const { data, error } = usePoll(
     async () => {

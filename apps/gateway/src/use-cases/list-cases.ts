@@ -1,4 +1,4 @@
-import type { CasesQuery, CasesResponse } from '@rm/contracts';
+import { AppError, type CasesQuery, type CasesResponse } from '@rm/contracts';
 import { OPEN_STATES, type AccountStore, type CaseState, type TriageStore } from '@rm/storage';
 import type { UserDirectory } from '@rm/platforms';
 import type { TriagePolicy } from '@rm/triage';
@@ -10,6 +10,10 @@ import { playerNames } from './player-names.js';
  * urgent first. `count` is the total matching, not the page length.
  */
 export async function listCases(store: TriageStore & AccountStore, directory: UserDirectory, policy: TriagePolicy, query: CasesQuery, now = Date.now()): Promise<CasesResponse> {
+  // A category is the policy's (its query parameter is checked here, where the policy is known).
+  if (query.category !== undefined && !Object.hasOwn(policy.categories, query.category)) {
+    throw new AppError('BAD_REQUEST', `Invalid query parameter category: category must be one of ${Object.keys(policy.categories).join(', ')}`);
+  }
   const states: CaseState[] = query.state ? [query.state] : [...OPEN_STATES];
   const { total, cases } = await store.listCases({
     states,
