@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { QUEUES } from '@rm/contracts';
 import { dnsResolver, guardedFetch, keepItems, openBlobStore, parseAllowList, recordKeepFailure, redisHashLock, tokenSecret, UploadReceipts, uploadTokens } from '@rm/evidence';
 import { createChatPlatform } from '@rm/platforms';
+import { FINISHED_JOB_QUEUES } from '@rm/privacy';
 import { createLogger, loadConfig, openQueue, runMain, startWorkerProcess, type Logger } from '@rm/runtime';
 import { createStore } from '@rm/storage-factory';
 import { evidenceWorkerConfig } from './config.js';
@@ -34,7 +35,7 @@ runMain('evidence-worker', async () => {
   await scheduleSweep(queue);
   await scheduleRetention(queue);
   // The retention sweep removes finished jobs naming what it erased (an intake job holds whole reports).
-  const finished = [queue, ...(['intake', 'decisions', 'notifications', 'notificationsDead'] as const).map((key) => openQueue(key, redis, config.KEY_PREFIX))];
+  const finished = FINISHED_JOB_QUEUES.map((key) => (key === 'evidence' ? queue : openQueue(key, redis, config.KEY_PREFIX)));
   const retention = { store, blobs, lock, chat: createChatPlatform(config, store), queues: finished, log };
   const lastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? QUEUES.evidence.attempts);
 

@@ -27,7 +27,7 @@ import { evidenceRoutes, evidenceUploadRoute } from './routes/evidence.routes.js
 import { reportersRoutes } from './routes/reporters.routes.js';
 import { appealsRoutes } from './routes/appeals.routes.js';
 import { privacyRoutes } from './routes/privacy.routes.js';
-import { staffRoutes } from './staff/staff.routes.js';
+import { SIGN_INS_PER_MINUTE, staffRoutes } from './staff/staff.routes.js';
 import { appealPageRoutes } from './routes/appeal-page.routes.js';
 import { APPEAL_PAGE_PATH } from './use-cases/appeal-link.js';
 
@@ -75,7 +75,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   if (deps.config.CONSOLE) await installConsole(app, deps.logger);
   if (deps.config.QUEUE_DASHBOARD) await installQueueDashboard(app, [deps.intakeQueue, deps.decisionsQueue, ...deps.dashboardQueues], keyCache);
   const staff = deps.staff ?? null;
-  await app.register(staffRoutes({ staff: staff?.signIn ?? null, limits: staff?.limits ?? null, logger: deps.logger }), { prefix: '/auth' });
+  const signInAdmitted = (address: string) => deps.guard.withinRate(`staff-sign-in:${address}`, SIGN_INS_PER_MINUTE);
+  await app.register(staffRoutes({ staff: staff?.signIn ?? null, limits: staff?.limits ?? null, logger: deps.logger, admitted: signInAdmitted }), { prefix: '/auth' });
   await app.register(evidenceUploadRoute(deps), { prefix: '/v1' });
   await app.register(appealPageRoutes({ ...deps, page: deps.appealPage }), { prefix: APPEAL_PAGE_PATH });
   await app.register(

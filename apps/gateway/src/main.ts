@@ -52,6 +52,8 @@ runMain('gateway', async () => {
   // Queues the gateway watches (depth gauges, dashboard); workers produce to them, and the
   // sanctions API adds relay and activation jobs to the last one.
   const watchedQueues = (['notifications', 'notificationsDead', 'deadlines', 'sanctions'] as const).map((key) => openQueue(key, queueConnection, config.KEY_PREFIX));
+  // Opened for erasures only (their finished jobs name the evidence a report cited).
+  const evidenceQueue = openQueue('evidence', queueConnection, config.KEY_PREFIX);
   const metrics = new Metrics('gateway');
   metrics.watchQueues([intakeQueue, decisionsQueue, ...watchedQueues]);
   // Ready as /ready says: on Redis alone (the store's state reported, not required).
@@ -96,7 +98,8 @@ runMain('gateway', async () => {
     privacy: {
       chat: { platform: createChatPlatform(config, store), hideUsername: config.HIDE_USERNAME },
       lock: redisHashLock(redis, config.KEY_PREFIX),
-      queues: [intakeQueue, decisionsQueue, ...watchedQueues.slice(0, 2)],
+      // FINISHED_JOB_QUEUES (@rm/privacy), as the CLI's erasure and the retention sweep read them.
+      queues: [intakeQueue, evidenceQueue, decisionsQueue, ...watchedQueues.slice(0, 2)],
       prefix: config.KEY_PREFIX,
     },
     evidence: {
@@ -121,6 +124,7 @@ runMain('gateway', async () => {
     () => replies.close(),
     () => intakeQueue.close(),
     () => decisionsQueue.close(),
+    () => evidenceQueue.close(),
     ...watchedQueues.map((q) => () => q.close()),
     () => near?.close(),
     () => redis.quit(),

@@ -12,6 +12,7 @@ import {
   type PrivacyStore,
   type PrivacySubject,
   type ReportStore,
+  type SubjectRecords,
   type TriageStore,
 } from '@rm/storage';
 import { removeFinishedJobsNaming, type FinishedJobsQueue } from './finished-jobs.js';
@@ -88,7 +89,9 @@ export async function eraseSubject(deps: EraseDeps, subject: PrivacySubject, opt
   };
 
   // The ids finished jobs may name, read before the store forgets whose they were (a reporter's
-  // reports take the pseudonym).
+  // reports take the pseudonym): reports and cases, and a player's sanctions and appeals, which
+  // name neither (a trusted system's sanction webhook, an appeal's decision with its reason).
+  const records = subject.kind === 'player' && !options.dryRun ? await deps.store.subjectRecords(subject) : null;
   const ids = new Set<string>();
   if (!options.dryRun && deps.queues.length > 0) {
     for (let cursor: string | null = null; ; ) {
@@ -97,11 +100,12 @@ export async function eraseSubject(deps: EraseDeps, subject: PrivacySubject, opt
       if (page.cursor === null) break;
       cursor = page.cursor;
     }
+    for (const x of [...(records?.sanctions ?? []), ...(records?.appeals ?? [])]) ids.add(x.id);
   }
 
   // The chat messages first: their new text is the case as it will read (name erased), and the
   // store's last step then truncates the log the embedded recorder's edits went to.
-  if (subject.kind === 'player' && deps.chat && !options.dryRun) answer.erased.chatMessages = await rewriteCaseMessages(deps, subject.userId, now);
+  if (subject.kind === 'player' && records && deps.chat) answer.erased.chatMessages = await rewriteCaseMessages(deps, subject.userId, records, now);
   options.onProgress?.({ stage: 'chat', done: answer.erased.chatMessages });
 
   const unheld: string[] = [];
@@ -153,8 +157,7 @@ export async function eraseSubject(deps: EraseDeps, subject: PrivacySubject, opt
 }
 
 /** Rewrites the chat message of each of the player's cases no hold keeps, with the name erased. */
-async function rewriteCaseMessages(deps: EraseDeps, userId: string, now: number): Promise<number> {
-  const records = await deps.store.subjectRecords({ kind: 'player', userId });
+async function rewriteCaseMessages(deps: EraseDeps, userId: string, records: SubjectRecords, now: number): Promise<number> {
   const held = await deps.store.holdsOn(
     [{ type: 'player', id: userId }, ...records.cases.map((c) => ({ type: 'case' as const, id: c.case.id })), ...records.sanctions.map((s) => ({ type: 'sanction' as const, id: s.id }))],
     now,

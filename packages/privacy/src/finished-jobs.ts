@@ -6,6 +6,9 @@ export interface FinishedJobsQueue {
 
 const PAGE = 500;
 
+/** The queues whose finished jobs may hold a subject's data: every erasure and the retention sweep read these. */
+export const FINISHED_JOB_QUEUES = ['intake', 'evidence', 'decisions', 'notifications', 'notificationsDead'] as const;
+
 /**
  * Removes the finished (completed or failed) jobs whose data names one of `ids` (report and case
  * ids of the subject, as JSON strings): a kept intake job holds whole reports, names and text

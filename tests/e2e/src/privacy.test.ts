@@ -181,11 +181,17 @@ describe('privacy requests over HTTP', () => {
     const res = await sys.post('/v1/reports/new', admin.auth, {
       userId: '88101',
       answers: [{ questionId: 'q1', answer: 'reporter words Qpl4' }],
-      evidence: [{ url: 'https://clips.example/reporter-link-Zt8', type: 'url' }],
+      evidence: [
+        { url: 'https://clips.example/reporter-link-Zt8', type: 'url' },
+        // Kept by the evidence worker: its finished capture job names the link too.
+        { url: `http://127.0.0.1:${port}/clip-88101.png?from=Zt9`, type: 'url', createEvidence: true },
+      ],
       reporter: { id: 'snitch-88101', platform: 'gameplatform' },
     });
     expect(res.status).toBe(200);
     await sys.waitFor(async () => (await sys.get('/v1/reports/88101', admin.auth)).body.reports?.length === 1, 15_000, 'the report stored');
+    const captured = async () => (await sys.queue('evidence').getJobs(['completed'], 0, 1000)).some((j) => JSON.stringify(j.data).includes('Zt9'));
+    await sys.waitFor(captured, 15_000, 'the capture job finished');
 
     const subject = { platform: 'gameplatform', reporterId: 'snitch-88101' };
     const exported = await sys.post('/v1/privacy/exports', officer.auth, subject);
@@ -198,7 +204,9 @@ describe('privacy requests over HTTP', () => {
     expect(erased.body).toMatchObject({ success: true, dryRun: false, erased: { reports: 1 }, kept: [] });
     const bytes = storeBytes();
     for (const secret of ['reporter words Qpl4', 'reporter-link-Zt8', 'snitch-88101']) expect(bytes.includes(secret), secret).toBe(false);
-    expect((await redisDump()).includes('snitch-88101')).toBe(false);
+    // Redis too: the finished intake and capture jobs that held the report went with it.
+    const dump = await redisDump();
+    for (const secret of ['snitch-88101', 'reporter-link-Zt8', 'Zt9']) expect(dump.includes(secret), secret).toBe(false);
     expect((await sys.post('/v1/privacy/exports', officer.auth, subject)).body.parts.find((p: any) => p.part === 'reports').items).toEqual([]);
 
     const hold = await sys.post('/v1/privacy/holds', officer.auth, { target: { type: 'player', id: '88101' }, reason: 'court order 4' });

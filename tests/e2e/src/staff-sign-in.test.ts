@@ -70,6 +70,11 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 async function signInAt(page: Page, login: string): Promise<void> {
   await page.goto(`${sys.baseUrl}/console/`);
   await page.getByRole('link', { name: "Sign in with your organisation's account" }).click();
+  await atTheProvider(page, login);
+}
+
+/** The provider's own forms, from its login page to wherever the gateway sends the browser back. */
+async function atTheProvider(page: Page, login: string): Promise<void> {
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
@@ -156,6 +161,8 @@ describe('a moderator signed in through the identity provider', () => {
     const body = { moderator: { id: 'oidc:alice' } };
     expect((await withSession(alice.context, 'POST', claim, {}, body)).status).toBe(403);
     expect((await withSession(alice.context, 'POST', claim, { 'x-csrf-token': 'forged' }, body)).status).toBe(403);
+    // A token of the real one's length in other characters is refused the same way (it was a 500).
+    expect((await withSession(alice.context, 'POST', claim, { 'x-csrf-token': 'é'.repeat(43) }, body)).status).toBe(403);
     // A page on another site posts a form at the API: the browser does not send the cookie with it.
     const elsewhere = await alice.context.newPage();
     await elsewhere.route('http://attacker.test/**', (route) =>
@@ -314,5 +321,30 @@ describe('a session ends', () => {
     const { context } = await signedIn('bob');
     expect((await withSession(context, 'POST', '/auth/sign-out')).status).toBe(403);
     expect(await staffSession(context)).not.toBeNull();
+  });
+});
+
+describe('the sign-in page', () => {
+  it('returns the browser only into the console: a dot segment in `return` lands on its front page', async () => {
+    const { page } = await newPage();
+    await page.goto(`${sys.baseUrl}/auth/sign-in?return=${encodeURIComponent('/console/%2e%2e/metrics')}`);
+    await atTheProvider(page, 'alice');
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/');
+  });
+
+  // Last in the file: it spends this address's sign-ins for the minute.
+  it('lets one address begin a bounded number of sign-ins a minute, so nobody fills Redis with them', async () => {
+    // The count is per clock minute: start well inside one, so the 32 requests share it.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await fetch(`${sys.baseUrl}/auth/sign-in`, { redirect: 'manual' })).status);
+    expect(statuses.filter((s) => s === 302).length).toBeLessThanOrEqual(30);
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await fetch(`${sys.baseUrl}/auth/sign-in`, { redirect: 'manual' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.text()).toContain('Too many sign-ins');
   });
 });

@@ -29,7 +29,7 @@ const RolesFile = z
   .superRefine((file, ctx) => {
     for (const [group, roles] of Object.entries(file.groups)) {
       for (const role of roles) {
-        if (!(role in file.roles) && !(role in BUILT_IN_ROLES)) {
+        if (!Object.hasOwn(file.roles, role) && !Object.hasOwn(BUILT_IN_ROLES, role)) {
           ctx.addIssue({ code: 'custom', path: ['groups', group], message: `names the role ${role}, which is neither built in (${Object.keys(BUILT_IN_ROLES).join(', ')}) nor in roles` });
         }
       }
@@ -57,9 +57,10 @@ export function loadRoleMap(file: string): RoleMap {
   const parsed = RolesFile.safeParse(raw);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; '));
   const { roles, groups } = parsed.data;
-  const roleOf = (name: string) => roles[name] ?? BUILT_IN_ROLES[name]!;
+  // Own properties only: a group the provider names `constructor` or `toString` is no group of the file's.
+  const roleOf = (name: string) => (Object.hasOwn(roles, name) ? roles[name]! : BUILT_IN_ROLES[name]!);
   return (memberOf) => {
-    const held = [...new Set(memberOf.flatMap((group) => groups[group] ?? []))].sort();
+    const held = [...new Set(memberOf.flatMap((group) => (Object.hasOwn(groups, group) ? groups[group]! : [])))].sort();
     if (held.length === 0) return null;
     const admin = held.some((name) => roleOf(name) === 'admin');
     const permissions = admin ? [...PERMISSIONS] : PERMISSIONS.filter((p) => held.some((name) => (roleOf(name) as readonly Permission[]).includes(p)));

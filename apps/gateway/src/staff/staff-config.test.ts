@@ -43,6 +43,7 @@ describe('staff sign-in settings', () => {
     expect(() => settings(complete(file('unknown-role.json', { groups: { staff: 'janitor' } })))).toThrow(/OIDC_ROLES_FILE: groups\.staff: names the role janitor/);
     expect(() => settings(complete(file('bad-permission.json', { roles: { auditor: ['reports.delete'] }, groups: { a: 'auditor' } })))).toThrow(/OIDC_ROLES_FILE: roles\.auditor\.0: must be one of/);
     expect(() => settings(complete(file('extra.json', { groups: { a: 'moderator' }, users: {} })))).toThrow(/OIDC_ROLES_FILE: .*users/);
+    expect(() => settings(complete(file('inherited-role.json', { groups: { a: 'constructor' } })))).toThrow(/OIDC_ROLES_FILE: groups\.a: names the role constructor/);
   });
 
   it('map groups to the union of their roles; admin holds every permission; no mapped group, nothing', () => {
@@ -50,6 +51,9 @@ describe('staff sign-in settings', () => {
     const { roles: grant, provider } = settings(complete(roles))!;
     expect(grant(['marketing'])).toBeNull();
     expect(grant([])).toBeNull();
+    // A group named after an object's own machinery is just a group the file does not map.
+    expect(grant(['constructor', 'toString', '__proto__'])).toBeNull();
+    expect(grant(['constructor', 'mods'])!.roles).toEqual(['moderator']);
     expect(grant(['audit'])).toEqual({ permissions: ['reports.view_reports', 'reports.read_outcomes'], admin: false, roles: ['auditor'] });
     expect(grant(['audit', 'mods', 'marketing'])!.permissions).toEqual(['reports.handle_reports', 'reports.view_reports', 'sanctions.read', 'reports.read_outcomes']);
     expect(grant(['ops'])).toEqual({ permissions: [...PERMISSIONS], admin: true, roles: ['admin'] });

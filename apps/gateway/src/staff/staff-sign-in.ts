@@ -35,8 +35,9 @@ export function moderatorIdOf(subject: string): string {
   return id.length <= LIMITS.idLength ? id : `oidc:${createHash('sha256').update(subject).digest('base64url')}`;
 }
 
-const sameSecret = (given: string | undefined, expected: string) =>
-  given !== undefined && given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+/** Compared as digests: equal lengths whatever was sent (a non-ASCII token of the right length made timingSafeEqual throw, a 500). */
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+const sameSecret = (given: string | undefined, expected: string) => given !== undefined && timingSafeEqual(sha256(given), sha256(expected));
 
 /**
  * Staff sign-in through the studio's OpenID provider: begins and completes a sign-in, turns a

@@ -8,13 +8,31 @@ import { signInPage } from './pages.js';
 import { SIGN_IN_TTL_MS, type SessionLimits } from './sessions.js';
 import { SignInRefused, type StaffSignIn } from './staff-sign-in.js';
 
-type Deps = { staff: StaffSignIn | null; limits: SessionLimits | null; logger: Logger };
+type Deps = {
+  staff: StaffSignIn | null;
+  limits: SessionLimits | null;
+  logger: Logger;
+  /** Counts a sign-in begun from this client address; false once it began SIGN_INS_PER_MINUTE this minute. */
+  admitted: (address: string) => Promise<boolean>;
+};
+
+/**
+ * Sign-ins a client address may begin per minute. Each one keeps its pending state in Redis for
+ * ten minutes, so without a bound anyone could fill Redis through this unauthenticated page; a
+ * person needs one, and an office behind one address rarely starts thirty in a minute.
+ */
+export const SIGN_INS_PER_MINUTE = 30;
 
 const CONSOLE = '/console/';
 /** The page when the provider or Redis could not be reached (the cause goes to the log). */
 const UNAVAILABLE = ['Sign-in is unavailable', ['The identity provider or this service could not be reached. Try again in a minute.']] as const;
-/** Only a page of the console: a sign-in never returns the browser to another site. */
-const consolePage = (value: string | undefined) => (value && /^\/console\/[\w\-./?=&%#]*$/.test(value) && !value.includes('//') ? value : CONSOLE);
+const TOO_MANY = ['Too many sign-ins', ['Too many sign-ins were started from this address in the last minute. Try again in a minute.']] as const;
+/**
+ * Only a page of the console: a sign-in never returns the browser to another site, nor out of the
+ * console by a dot segment (`..`, or `%2e%2e`, which a browser resolves the same way).
+ */
+const consolePage = (value: string | undefined) =>
+  value && /^\/console\/[\w\-./?=&%#]*$/.test(value) && !value.includes('//') && !value.includes('..') && !/%2e/i.test(value) ? value : CONSOLE;
 
 /**
  * Staff sign-in (docs/console.md#signing-in): `/auth/session` tells the console how to sign in and
@@ -61,10 +79,11 @@ export function staffRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/sign-in', { schema: { hide: true, querystring: z.object({ return: z.string().max(2048).optional() }) } }, async (request, reply) => {
+    app.get('/sign-in', { schema: { hide: true, querystring: z.object({ return: z.string().max(512).optional() }) } }, async (request, reply) => {
       const { staff: signIn } = enabled();
       let started: { state: string; url: URL };
       try {
+        if (!(await orUnavailable('Redis', () => deps.admitted(request.ip)))) return signInPage(reply.header('retry-after', '60'), 429, ...TOO_MANY);
         started = await orUnavailable('Redis', () => signIn.begin(consolePage(request.query.return)));
       } catch (err) {
         deps.logger.warn({ err: (err as Error).message }, 'staff sign-in could not start');

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { evidenceConfigShape, noHashLock, openBlobStore, redisHashLock } from '@rm/evidence';
 import { chatConfigShape, createChatPlatform } from '@rm/platforms';
-import { describeSubject, eraseSubject, exportSubject, holdTargetOf, placeHold, releaseHold, subjectOf, sweepRetention, type FinishedJobsQueue } from '@rm/privacy';
+import { describeSubject, eraseSubject, exportSubject, FINISHED_JOB_QUEUES, holdTargetOf, placeHold, releaseHold, subjectOf, sweepRetention, type FinishedJobsQueue } from '@rm/privacy';
 import { commonConfig, loadConfig } from '@rm/runtime';
 import { RETENTION_SWEEP_KINDS, type AnswerKeep, type PrivacySubject } from '@rm/storage';
 import { policyFromEnv, retentionMsOf } from '@rm/triage';
@@ -30,8 +30,6 @@ function answerKeep(policy = policyFromEnv()): AnswerKeep {
   return { categoryQuestionId: policy.category.questionId, categories: Object.keys(policy.categories) };
 }
 
-/** The queues whose finished jobs may hold a subject's reports. */
-const FINISHED_JOB_QUEUES = ['intake', 'evidence', 'decisions', 'notifications', 'notificationsDead'] as const;
 
 /** `--until` as a date (YYYY-MM-DD) or an RFC 3339 time. */
 function parseUntil(raw: string | undefined): number | null {
