@@ -15,6 +15,13 @@ const field =
   (args) =>
     (args[0] as Record<string, unknown> | undefined)?.[name];
 
+/** A privacy subject's own id: the player's, or the reporter's with their platform. */
+const subjectKey = (subject: unknown): unknown => {
+  const s = subject as { kind?: unknown; userId?: unknown; platform?: unknown; reporterId?: unknown } | undefined;
+  if (s?.kind === 'player') return s.userId;
+  return s?.kind === 'reporter' && typeof s.platform === 'string' ? s.reporterId : undefined;
+};
+
 /** Lookups and conditional changes: the method's answer when the key is missing. */
 const NOTHING: { [M in keyof Store]?: { key: Key; answer: () => Awaited<ReturnType<Extract<Store[M], (...a: never[]) => unknown>>> } } = {
   getApiKey: { key: first, answer: () => null },
@@ -51,6 +58,11 @@ const NOTHING: { [M in keyof Store]?: { key: Key; answer: () => Awaited<ReturnTy
   findAppealDecision: { key: first, answer: () => null },
   appealHistory: { key: first, answer: () => [] },
   recordAppealSlaBreach: { key: first, answer: () => false },
+  getHold: { key: first, answer: () => null },
+  releaseHold: { key: field('id'), answer: () => null },
+  evidenceAudit: { key: first, answer: () => [] },
+  subjectReports: { key: (args) => subjectKey(args[0]), answer: () => ({ reports: [], cursor: null }) },
+  subjectRecords: { key: (args) => subjectKey(args[0]), answer: () => ({ user: null, cases: [], sanctions: [], appeals: [], reporterStats: null, outcomes: [], holds: [] }) },
 };
 
 /** Writes that store or replace a record under its key: refused without one. */
@@ -67,6 +79,13 @@ const REFUSED: { [M in keyof Store]?: Key } = {
     const a = args[0] as { id?: unknown; sanctionId?: unknown } | undefined;
     return typeof a?.id === 'string' ? a.sanctionId : undefined;
   },
+  // Its target is what the hold keeps; its id the hold's _id.
+  placeHold: (args) => {
+    const h = args[0] as { id?: unknown; target?: { id?: unknown } } | undefined;
+    return typeof h?.id === 'string' ? h.target?.id : undefined;
+  },
+  // Without its subject's id, a step would page and scrub every report.
+  eraseSubject: (args) => subjectKey((args[0] as { subject?: unknown } | undefined)?.subject),
 };
 
 export function refuseUndefinedKeys(store: Store): Store {
@@ -86,6 +105,8 @@ export function refuseUndefinedKeys(store: Store): Store {
     store.reporterStats(reporters.filter((r) => typeof r.platform === 'string' && typeof r.id === 'string') as Parameters<Store['reporterStats']>[0]);
   guarded['reporterOutcomes'] = (reporter: { platform: unknown; id: unknown }, after: number, limit: number) =>
     typeof reporter?.platform === 'string' && typeof reporter.id === 'string' ? store.reporterOutcomes(reporter as Parameters<Store['reporterOutcomes']>[0], after, limit) : Promise.resolve([]);
+  guarded['holdsOn'] = (targets: { type: unknown; id: unknown }[], activeAt: number | null) =>
+    store.holdsOn(targets.filter((t) => typeof t.type === 'string' && typeof t.id === 'string') as Parameters<Store['holdsOn']>[0], activeAt);
   guarded['completeEffects'] = (ids: unknown[], at: number) => store.completeEffects(ids.filter((id): id is string => typeof id === 'string'), at);
   return guarded as unknown as Store;
 }

@@ -279,6 +279,21 @@ export function describeGuaranteesContract(name: string, makeStore: () => Promis
         expect(await store.expireSanction({ sanctionId: none, at: Number.MAX_SAFE_INTEGER, sourceId: 'y', effects: [] })).toBeNull();
         expect(await store.recordSlaBreach({ caseId: none, openingId: 'opened', category: 'x', at: 1 })).toBe(false);
         await store.completeEffects([none], 9);
+        // Privacy: holds, a subject's records and an erasure step keyed by an undefined id.
+        await store.placeHold({ id: 'h1', target: { type: 'player', id: 'u1' }, reason: 'court order', until: null, placedBy: 'k1', placedAt: 1 });
+        expect(await store.getHold(none)).toBeNull();
+        expect(await store.releaseHold({ id: none, by: 'k1', reason: null, at: 9 })).toBeNull();
+        expect(await store.holdsOn([{ type: 'player', id: none }], null)).toEqual([]);
+        expect(await store.evidenceAudit(none)).toEqual([]);
+        expect(await store.subjectReports({ kind: 'player', userId: none }, null, 10)).toEqual({ reports: [], cursor: null });
+        expect((await store.subjectRecords({ kind: 'reporter', platform: 'gameplatform', reporterId: none })).outcomes).toEqual([]);
+        const player = await store.subjectRecords({ kind: 'player', userId: none });
+        expect([player.user, player.cases, player.sanctions, player.holds]).toEqual([null, [], [], []]);
+        const keep = { categoryQuestionId: 'q', categories: [] };
+        await store.eraseSubject({ subject: { kind: 'player', userId: none }, cursor: null, limit: 10, keep, pseudonym: 'p', at: 9, dryRun: false }).catch(() => undefined);
+        expect((await store.getHold('h1'))?.releasedAt).toBeNull();
+        expect(await store.getUser('u1')).not.toBeNull();
+        expect((await store.getReport('r1'))?.answers).toEqual(report('r1', 'u1', 1_000).answers);
         expect(await store.getCase(c.id)).toMatchObject({ state: 'approved' });
         expect(await store.isBanned('u1')).toBe(true);
         expect((await store.listMessages(10)).map((m) => m.content)).toEqual(['x']);
