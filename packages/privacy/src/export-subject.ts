@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { privacySubjectRef, type EvidenceStore, type PrivacyStore, type PrivacySubject, type ReportRecord } from '@rm/storage';
+import { privacySubjectRef, type EvidenceStore, type HoldRecord, type PrivacyStore, type PrivacySubject, type ReportRecord } from '@rm/storage';
 
 /** One part of an export: what it is, why it is kept, for how long, and the records. */
 export interface ExportPart {
@@ -22,6 +22,20 @@ export interface ExportDeps {
   now?: () => number;
 }
 
+/** What a player's export says in place of what it withholds (see `forThePlayer`). */
+export const WITHHELD = '[withheld]';
+
+/**
+ * A player's copy leaves out other people's data whose disclosure would harm them (GDPR Art.
+ * 15(4)): who reported the player (a reporter named to the player they reported risks retaliation)
+ * and what a legal hold says and who placed it (an investigation it serves; Art. 23). That a
+ * report or a hold exists, and what the report says of the player, stay.
+ */
+const forThePlayer = {
+  report: <R extends ReportRecord>(r: R): R => ({ ...r, reporterId: WITHHELD, reporterPlatform: WITHHELD }),
+  hold: (h: HoldRecord) => ({ ...h, reason: WITHHELD, placedBy: WITHHELD, releasedBy: h.releasedBy === null ? null : WITHHELD, releaseReason: h.releaseReason === null ? null : WITHHELD }),
+};
+
 /** Reports read per page: a much-reported player (10,000 reports) is read in 20 bounded reads. */
 export const EXPORT_PAGE = 500;
 
@@ -36,7 +50,10 @@ export async function exportSubject(deps: ExportDeps, subject: PrivacySubject, a
   for (let cursor: string | null = null; ; ) {
     const page = await deps.store.subjectReports(subject, cursor, EXPORT_PAGE);
     const evidence = await deps.store.evidenceOfReports(page.reports.map((r) => r.id));
-    for (const r of page.reports) reports.push({ ...r, evidenceItems: evidence.filter((e) => e.reportId === r.id) });
+    for (const r of page.reports) {
+      const shown = subject.kind === 'player' ? forThePlayer.report(r) : r;
+      reports.push({ ...shown, evidenceItems: evidence.filter((e) => e.reportId === r.id) });
+    }
     onProgress?.(reports.length);
     if (page.cursor === null) break;
     cursor = page.cursor;
@@ -58,7 +75,7 @@ export async function exportSubject(deps: ExportDeps, subject: PrivacySubject, a
     {
       part: 'reports',
       what: player
-        ? 'Reports about the player: the reporter, the answers, evidence links, the name the player had then, and each kept evidence item'
+        ? 'Reports about the player: the answers, evidence links, the name the player had then, and each kept evidence item (who reported is withheld: their rights, GDPR Art. 15(4))'
         : "The reporter's reports: the player reported, their answers and evidence links, and each kept evidence item",
       why: 'Moderators decide on them; the category counts in triage and in the DSA transparency figures',
       retention:
@@ -76,7 +93,13 @@ export async function exportSubject(deps: ExportDeps, subject: PrivacySubject, a
             items: records.sanctions,
           },
           { part: 'appeals', what: "The player's appeals: their statement and the reviewer's decision", why: 'Redress (DSA Art. 20)', retention: "The statement and the reviewer's reason for the policy's retention.appealStatements after the decision, or until erased", items: records.appeals },
-          { part: 'holds', what: 'Legal holds on the player, their cases or sanctions', why: 'A legal obligation or claim keeps the data they hold', retention: 'Until released or ended', items: records.holds },
+          {
+            part: 'holds',
+            what: 'Legal holds on the player, their cases or sanctions (their reasons and who placed them are withheld)',
+            why: 'A legal obligation or claim keeps the data they hold',
+            retention: 'Until released or ended',
+            items: records.holds.map(forThePlayer.hold),
+          },
         ]
       : [
           {

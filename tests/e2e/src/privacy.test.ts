@@ -102,6 +102,9 @@ describe('privacy requests through the CLI', () => {
     for (const p of doc.parts) expect(p).toEqual(expect.objectContaining({ what: expect.any(String), why: expect.any(String), retention: expect.any(String) }));
     expect(part('directory_record').items).toEqual([{ id: '88001', name: NAME, displayName: DISPLAY, avatar: null }]);
     expect(part('reports').items.map((r: any) => [r.id, r.answers[0].answer, r.evidenceItems[0].state])).toEqual([[player.reportId, TEXT, 'captured']]);
+    // Who reported the player is not theirs to know (GDPR Art. 15(4)).
+    expect(part('reports').items[0]).toMatchObject({ reporterId: '[withheld]', reporterPlatform: '[withheld]' });
+    expect(JSON.stringify(part('reports'))).not.toContain('rep-88001');
     expect(part('cases').items.map((c: any) => [c.case.id, c.history.map((e: any) => e.action)])).toEqual([[player.caseId, ['approve']]]);
     expect(part('sanctions').items.map((s: any) => [s.id, s.reason, s.state])).toEqual([[player.sanctionId, REASON, 'active']]);
     expect(part('appeals').items.map((a: any) => a.statement)).toEqual([APPEAL]);
@@ -114,6 +117,10 @@ describe('privacy requests through the CLI', () => {
     const hold = await sys.cli(['privacy', 'hold', '--user', '88002', '--reason', 'police request 17', '--json']);
     expect(hold.code, hold.stderr).toBe(0);
     const holdId = JSON.parse(hold.stdout).id as string;
+    // The held player's copy says a hold exists, not what it is for nor who placed it.
+    const heldExport = JSON.parse((await sys.cli(['privacy', 'export', '--user', '88002'])).stdout);
+    expect(heldExport.parts.find((p: any) => p.part === 'holds').items).toEqual([expect.objectContaining({ id: holdId, reason: '[withheld]', placedBy: '[withheld]' })]);
+    expect(JSON.stringify(heldExport)).not.toContain('police request 17');
     const keptByHold = JSON.parse((await sys.cli(['privacy', 'erase', '--user', '88002', '--json'])).stdout);
     expect(keptByHold.erased).toMatchObject({ reports: 0, evidenceItems: 0, appeals: 0, sanctions: 0, directoryRecord: false });
     expect(keptByHold.kept.map((k: any) => [k.kind, k.reason, k.holdId])).toEqual(
