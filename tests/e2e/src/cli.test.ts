@@ -77,6 +77,7 @@ describe('user and moderator', () => {
     expect((await sys.cli(['user', 'add', '--id', '7', '--name', 'n', '--display-name', 'N', '--avatar', 'https://a/7.png'])).code).toBe(0);
     expectOneLineError(await sys.cli(['user', 'add', '--id', '7', '--name', 'n', '--display-name', 'N']), /user 7 already exists/);
     expectOneLineError(await sys.cli(['user', 'add', '--id', 'abc', '--name', 'n', '--display-name', 'N']), /numeric/);
+    expectOneLineError(await sys.cli(['user', 'add', '--id', '8', '--name', '', '--display-name', 'N']), /must not be empty/);
     expectOneLineError(await sys.cli(['user', 'add', '--id', '99999999999999999999', '--name', 'n', '--display-name', 'N']), /numeric/);
     expectOneLineError(await sys.cli(['user', 'add', '--id', '8', '--name', 'n']), /--display-name/);
   });

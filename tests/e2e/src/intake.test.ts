@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '@rm/runtime';
 import { redisUrl, report, System, type Key } from './harness.js';
@@ -105,5 +105,21 @@ describe('intake worker', () => {
     const listed = await sys.cli(['jobs', 'failed', '--queue', 'intake']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/broken-1\s+1\s+\S+\s+invalid intake payload/);
+    // Without --queue, every queue that holds any: a failed decision job is listed beside it.
+    // (No moderation worker runs here: one of the test's own fails it.)
+    const decisions = sys.queue('decisions');
+    const failing = new Worker(decisions.name, async () => { throw new UnrecoverableError('broken on purpose'); }, { connection: decisions.opts.connection, prefix: decisions.opts.prefix });
+    try {
+      await decisions.add('decision', { broken: true }, { jobId: 'broken-decision-1', attempts: 1 });
+      await sys.waitFor(async () => (await (await decisions.getJob('broken-decision-1'))?.isFailed()) === true, 15_000, 'the decision job failed');
+    } finally {
+      await failing.close();
+    }
+    const every = await sys.cli(['jobs', 'failed']);
+    expect(every.code).toBe(0);
+    expect(every.stdout).toMatch(/failed job\(s\) in intake/);
+    expect(every.stdout).toMatch(/failed job\(s\) in decisions/);
+    expect(every.stdout).not.toMatch(/0 failed job\(s\)/);
+    for (const limit of ['abc', '0', '-1']) expect((await sys.cli(['jobs', 'failed', '--limit', limit])).code, limit).toBe(1);
   });
 });

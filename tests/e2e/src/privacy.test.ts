@@ -175,6 +175,14 @@ describe('privacy requests through the CLI', () => {
     expect(unknown.stderr.trim()).toBe('error: no hold no-such-hold');
     const past = await sys.cli(['privacy', 'hold', '--case', 'c1', '--reason', 'x', '--until', '2001-01-01']);
     expect(past.stderr.trim()).toBe('error: until must be in the future');
+    // A mistyped case or sanction would hold nothing: refused.
+    for (const target of ['--case', '--sanction']) {
+      const missing = await sys.cli(['privacy', 'hold', target, 'no-such-id', '--reason', 'x']);
+      expect([missing.code, missing.stderr.trim()]).toEqual([1, `error: no ${target.slice(2)} no-such-id`]);
+    }
+    // An export that cannot be written is not made.
+    const unwritable = await sys.cli(['privacy', 'export', '--user', '88001', '--out', '/nonexistent-dir/x.json']);
+    expect([unwritable.code, unwritable.stderr.trim().split('\n')]).toEqual([1, [expect.stringMatching(/^error: cannot write \/nonexistent-dir\/x\.json: ENOENT/)]]);
   });
 });
 

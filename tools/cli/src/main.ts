@@ -39,7 +39,8 @@ const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
   privacy: async () => (await import('./commands/privacy.js')).privacyCommand,
 };
 
-const program = new Command('rm')
+// Named as it is run, so a usage line pasted into a shell runs it (a bare `rm` would not be ours).
+const program = new Command('npm run cli --')
   .description('Admin CLI of the report moderation service (uses the same environment as the services)')
   .exitOverride()
   .showHelpAfterError(false);

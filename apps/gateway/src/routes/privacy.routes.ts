@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, HoldBody, HoldIdParams, HoldResponse, PrivacyErasureBody, PrivacyErasureResponse, PrivacyExportResponse, PrivacySubjectBody, ReleaseHoldBody } from '@rm/contracts';
 import { noHashLock } from '@rm/evidence';
 import { eraseSubject, exportSubject, holdTargetOf, placeHold, releaseHold, subjectOf } from '@rm/privacy';
-import type { AccountStore, DecisionStore, EvidenceStore, HoldRecord, PrivacyStore, ReportStore, TriageStore } from '@rm/storage';
+import type { AccountStore, DecisionStore, EvidenceStore, HoldRecord, PrivacyStore, ReportStore, SanctionStore, TriageStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
 
 const bodyErrors = errorResponses(true);
 const config = { permission: 'privacy.manage' } as const;
 
 type Deps = Pick<GatewayDeps, 'config' | 'redis' | 'evidence' | 'privacy'> & {
-  store: PrivacyStore & EvidenceStore & Pick<DecisionStore, 'getCaseMessage'> & ReportStore & TriageStore & AccountStore;
+  store: PrivacyStore & EvidenceStore & Pick<DecisionStore, 'getCaseMessage'> & ReportStore & TriageStore & AccountStore & Pick<SanctionStore, 'getSanction'>;
 };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

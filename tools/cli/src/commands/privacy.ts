@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { evidenceConfigShape, noHashLock, openBlobStore, redisHashLock } from '@rm/evidence';
@@ -49,11 +49,21 @@ export function privacyCommand(ctx: () => CliContext): Command {
     .option('--out <file>', 'write the document here instead of stdout')
     .action(async (o: SubjectOptions & { out?: string }) => {
       const subject = subjectFrom(o);
+      // Opened first: an export that cannot be written is neither read nor recorded as answered.
+      let fd: number | undefined;
+      if (o.out) {
+        try {
+          fd = openSync(o.out, 'w', 0o600);
+        } catch (err) {
+          throw new CliError(`cannot write ${o.out}: ${(err as Error).message}`);
+        }
+      }
       const store = await ctx().getStore();
       const doc = await exportSubject({ store }, subject, CLI_ACTOR, (n) => process.stderr.write(`privacy export: ${n} report(s) read\n`));
       const json = JSON.stringify(doc, null, 2);
-      if (o.out) {
-        writeFileSync(o.out, `${json}\n`, { mode: 0o600 });
+      if (fd !== undefined) {
+        writeFileSync(fd, `${json}\n`);
+        closeSync(fd);
         print(`wrote the export of ${describeSubject(subject)} to ${o.out} (${doc.parts.map((p) => `${p.part}: ${p.items.length}`).join(', ')})`);
       } else {
         print(json);

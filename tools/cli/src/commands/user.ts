@@ -16,6 +16,8 @@ export function userCommand(ctx: () => CliContext): Command {
       if (!isNumericUserId(opts.id)) {
         throw new CliError(`--id must be a numeric user id up to ${Number.MAX_SAFE_INTEGER} (got ${opts.id})`);
       }
+      // As `user import` requires them: a chat message would otherwise read "about  (46)".
+      if (opts.name.trim() === '' || opts.displayName.trim() === '') throw new CliError('--name and --display-name must not be empty');
       const store = await ctx().getStore();
       try {
         await store.addUser({ id: opts.id, name: opts.name, displayName: opts.displayName, avatar: opts.avatar ?? null });
