@@ -2,7 +2,7 @@
 // A game server's side of the ban API, in plain Node 20 (no build, no dependency).
 //   RM_URL=http://127.0.0.1:3000 RM_KEY=<key>:<secret> node examples/sanctions-client.mjs check <userId>
 //   RM_URL=... RM_KEY=... node examples/sanctions-client.mjs follow [cursorFile]
-//   WEBHOOK_SECRET=... node examples/sanctions-client.mjs webhook <port>
+//   RM_URL=... RM_KEY=... WEBHOOK_SECRET=... node examples/sanctions-client.mjs webhook <port>
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -58,22 +58,32 @@ function apply(e) {
   console.log(`#${e.seq} ${e.type} ${e.kind} user ${e.userId}${action}`);
 }
 
-/** Receives the webhook: verifies the signature over the raw body before trusting it. */
+/**
+ * Receives the webhook: verifies the signature over the raw bytes before trusting them, then acts
+ * on the player at once. Deliveries can arrive out of order (a failed one is retried while later
+ * ones go through), so a delivery is a prompt, not the final word: the player's status is read
+ * again and enforced as it is now. The feed, in seq order, stays the record.
+ */
 function webhook(port) {
   const secret = process.env.WEBHOOK_SECRET ?? '';
   createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
+    // Bytes, not text: a character split across two chunks would change what was signed.
+    const chunks = [];
+    req.on('data', (d) => chunks.push(d));
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks);
       const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
       const given = Buffer.from(String(req.headers['x-signature'] ?? ''));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         res.writeHead(401).end();
         return;
       }
-      const body = JSON.parse(raw);
-      if (typeof body.seq === 'number') apply(body);
+      const body = JSON.parse(raw.toString('utf8'));
       res.writeHead(204).end();
+      if (typeof body.seq === 'number' && !applied.has(body.seq)) {
+        applied.add(body.seq);
+        await check(body.userId).catch((err) => console.error(`could not read ${body.userId}'s status: ${err.message}`));
+      }
     });
   }).listen(Number(port), '127.0.0.1', () => console.log(`webhook receiver on 127.0.0.1:${port}`));
 }
