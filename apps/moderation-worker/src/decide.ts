@@ -1,7 +1,7 @@
 import { annotateSpan } from '@rm/runtime';
 import { AppError, type DecisionJob, type DecisionResult, type ModeratorView } from '@rm/contracts';
 import type { EffectKind } from '@rm/delivery';
-import { OpenCaseConflictError, recordedEffects, type CaseEvent, type CaseRecord, type EffectRecord } from '@rm/storage';
+import { OpenCaseConflictError, recordedEffects, type CaseEvent, type CaseRecord, type EffectRecord, type SanctionSummary } from '@rm/storage';
 import { approvalSanction } from './approval-sanction.js';
 import { decisionEffects } from './decision-effects.js';
 import type { DecideDeps } from './deps.js';
@@ -51,9 +51,9 @@ async function apply(deps: DecideDeps, job: DecisionJob): Promise<DecisionResult
     // Posted before the transition, keyed by the decision: a retry re-uses the same message.
     const repost = job.action === 'undo' ? await repostCase(deps, job.decisionId, c, report.user.name, reports) : undefined;
     const at = Date.now();
-    const result = answer(deps.settings, job, c, reports, moderator, repost);
     const sanction = job.action === 'approve' ? await approvalSanction(deps, job, c, at) : undefined;
     const lifted = p.ban === 'lift' ? (await store.sanctionSummariesOfUser(c.userId, { caseId: c.id, states: ['active'] }))[0] : undefined;
+    const result = answer(deps.settings, job, c, reports, moderator, repost, sanction ?? lifted);
     const deadline = await deadlineOf(deps, job, c.id, at);
     // Recorded with the decision (the outbox): carried out below, or by the sweep after a crash.
     const effects = decisionEffects(job, c, at, { repost, liftedSanctionId: lifted?.id, expiresAt: sanction?.expiresAt ?? null, deadline });
@@ -106,8 +106,21 @@ async function carryOut(deps: DecideDeps, decisionId: string, recorded?: EffectR
   await deps.relay.runSplit(decisionId, (e) => !BEFORE_ANSWER.has(e.kind), onError, recorded).catch(onError);
 }
 
-/** The answer for a decision that is about to be applied (spec 4.4-4.8). */
-function answer(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecord, reports: string[], moderator: ModeratorView, repost: Repost | undefined): DecisionResult {
+/**
+ * The answer for a decision that is about to be applied (spec 4.4-4.8). `sanction` is the one an
+ * approval imposes or an undo lifts: its message says a ban only of a sanction that blocks login.
+ */
+function answer(
+  settings: DecideDeps['settings'],
+  job: DecisionJob,
+  c: CaseRecord,
+  reports: string[],
+  moderator: ModeratorView,
+  repost: Repost | undefined,
+  sanction: Partial<Pick<SanctionSummary, 'kind' | 'blocksLogin'>> | undefined,
+): DecisionResult {
+  // A sanction without a kind is a ban (as before kinds).
+  const ban = sanction?.blocksLogin !== false;
   const { hideUsername, reportChannel } = settings;
   switch (job.action) {
     case 'claim':
@@ -118,7 +131,7 @@ function answer(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecor
       return {
         ok: true,
         action: 'approve',
-        data: { message: `Report approved: user ${c.userId} is banned`, reportId: job.reportId, moderator, reports, reportedUser: c.userId, hideUsername },
+        data: { message: `Report approved: user ${c.userId} ${ban ? 'is banned' : sanction?.kind === 'warning' ? 'is warned' : `is restricted (${sanction?.kind})`}`, reportId: job.reportId, moderator, reports, reportedUser: c.userId, hideUsername },
       };
     case 'dismiss':
       return {
@@ -127,7 +140,7 @@ function answer(settings: DecideDeps['settings'], job: DecisionJob, c: CaseRecor
         data: { message: 'Report dismissed', reportId: job.reportId, moderator, reports, reportedUser: c.userId, reportChannel, hideUsername },
       };
     case 'undo': {
-      const what = c.state === 'approved' ? 'approval undone, ban lifted' : 'dismissal undone';
+      const what = c.state === 'approved' ? `approval undone, its ${ban ? 'ban' : 'sanction'} lifted` : 'dismissal undone';
       return { ok: true, action: 'undo', data: { message: `Decision undone (${what}); the case is open again`, newMessageId: repost!.messageId, reports, moderator, hideUsername } };
     }
   }

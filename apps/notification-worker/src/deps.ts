@@ -1,12 +1,12 @@
 import type { DecisionJob, NotificationJob } from '@rm/contracts';
 import type { ChatPlatform, DecisionWebhook } from '@rm/platforms';
 import type { CaseSyncMarks } from '@rm/delivery';
-import type { AccountStore, DecisionStore, ReporterStore, ReportStore, TriageStore } from '@rm/storage';
+import type { AccountStore, DecisionStore, ReporterStore, ReportStore, SanctionStore, TriageStore } from '@rm/storage';
 import type { TriagePolicy } from '@rm/triage';
 
 /** Everything the notification use cases talk to, built by main.ts. */
 export interface NotificationDeps {
-  store: ReportStore & TriageStore & ReporterStore & AccountStore & DecisionStore;
+  store: ReportStore & TriageStore & ReporterStore & AccountStore & DecisionStore & SanctionStore;
   chat: ChatPlatform;
   /** null when DECISION_WEBHOOK_URL is not set. */
   webhook: DecisionWebhook | null;

@@ -1,5 +1,5 @@
-import { reporterDmOutcome, type DecisionDeliveries, type DecisionWebhookBody } from '@rm/contracts';
-import type { AccountStore, ReportStore } from '@rm/storage';
+import { reporterDmOutcome, SANCTION_STATES, type DecisionDeliveries, type DecisionWebhookBody } from '@rm/contracts';
+import type { AccountStore, ReportStore, SanctionStore } from '@rm/storage';
 import type { NotificationDeps } from './deps.js';
 
 /**
@@ -8,7 +8,7 @@ import type { NotificationDeps } from './deps.js';
  * `dm: true`, and the webhook when one is configured.
  * Their ids derive from the decision, so running this twice enqueues nothing twice.
  */
-export async function fanOutDecision(deps: Pick<NotificationDeps, 'notify' | 'webhook'> & { store: ReportStore & AccountStore }, job: DecisionDeliveries): Promise<void> {
+export async function fanOutDecision(deps: Pick<NotificationDeps, 'notify' | 'webhook'> & { store: ReportStore & AccountStore & SanctionStore }, job: DecisionDeliveries): Promise<void> {
   const { caseId, decisionId, requestId } = job;
   const trace = requestId !== undefined ? { requestId } : {};
   const outcome = reporterDmOutcome(job);
@@ -23,7 +23,7 @@ export async function fanOutDecision(deps: Pick<NotificationDeps, 'notify' | 'we
   if (deps.webhook) await deps.notify({ kind: 'decision.webhook', decisionId, body: await webhookBody(deps.store, job), ...trace });
 }
 
-async function webhookBody(store: ReportStore & AccountStore, job: DecisionDeliveries): Promise<DecisionWebhookBody> {
+async function webhookBody(store: ReportStore & AccountStore & SanctionStore, job: DecisionDeliveries): Promise<DecisionWebhookBody> {
   const [c, reportIds, moderator] = await Promise.all([store.getCase(job.caseId), store.caseReportIds(job.caseId), store.getModerator(job.moderatorId)]);
   if (!c) throw new Error(`case ${job.caseId} not found`);
   const common = {
@@ -34,12 +34,16 @@ async function webhookBody(store: ReportStore & AccountStore, job: DecisionDeliv
     moderator: { id: job.moderatorId, username: moderator?.username ?? job.moderatorId },
     at: job.at,
   };
+  // The case's sanction, newest first: the one this approval imposed, or the one this undo lifted.
+  const caseSanctionBlocksLogin = async () => (await store.sanctionSummariesOfUser(c.userId, { caseId: job.caseId, states: SANCTION_STATES }))[0]?.blocksLogin ?? true;
   switch (job.kind) {
     case 'case.approved':
-      return { ...common, event: 'approved', ban: 'set' };
+      // A chat restriction or a warning bans nobody.
+      return { ...common, event: 'approved', ban: (await caseSanctionBlocksLogin()) ? 'set' : null };
     case 'case.dismissed':
       return { ...common, event: 'dismissed', ban: null, ...(job.reason !== undefined && { reason: job.reason }) };
     case 'case.reopened':
-      return { ...common, event: 'undone', ban: job.undid === 'approved' ? 'lift' : null };
+      // `lift` only once the player is banned no more: another login-blocking sanction keeps them banned.
+      return { ...common, event: 'undone', ban: job.undid === 'approved' && (await caseSanctionBlocksLogin()) && !(await store.isBanned(c.userId)) ? 'lift' : null };
   }
 }

@@ -139,6 +139,29 @@ describe('chat platform over HTTP: a case from first report to undo', () => {
   });
 });
 
+describe('the decision webhook says a ban only where there is one', () => {
+  it('an approval restricting chat sets no ban, and its undo lifts none', async () => {
+    const userId = newUser();
+    const reportId = await submit(userId, 'rep-chat');
+    const approved = await decide('approve', reportId, { kind: 'chat', duration: 'PT1H' });
+    expect(approved.message).toBe(`Report approved: user ${userId} is restricted (chat)`);
+    expect((await until('the approve webhook', () => hooks('approved', userId)[0])).body.ban).toBeNull();
+    await decide('undo', reportId);
+    expect((await until('the undo webhook', () => hooks('undone', userId)[0])).body.ban).toBeNull();
+  });
+
+  it('undoing an approval lifts no ban while another sanction still bans the player', async () => {
+    const userId = newUser();
+    const reportId = await submit(userId, 'rep-two-bans');
+    await decide('approve', reportId);
+    const other = await sys.post('/v1/sanctions', admin.auth, { userId, kind: 'ban', category: 'cheating', reason: 'Cheat detected', source: { type: 'anticheat', id: 'detector' }, idempotencyKey: `two-bans-${userId}` });
+    expect(other.status, JSON.stringify(other.body)).toBe(200);
+    await decide('undo', reportId);
+    expect((await until('the undo webhook', () => hooks('undone', userId)[0])).body.ban).toBeNull();
+    expect((await sys.get(`/v1/sanctions/${userId}`, admin.auth)).body.banned).toBe(true);
+  });
+});
+
 describe('a burst of reports about one player', () => {
   it('costs one chat call while the notification worker is behind, not one per report', async () => {
     const userId = newUser();
