@@ -18,7 +18,7 @@ import {
 } from '@rm/contracts';
 import type { AccountStore, SanctionStore } from '@rm/storage';
 import type { GatewayDeps } from '../deps.js';
-import { FeedPages, sanctionFeed } from '../use-cases/sanction-feed.js';
+import { etagMatches, FEED_PAGE_TTL_S, FeedPages, sanctionFeed } from '../use-cases/sanction-feed.js';
 import { sanctionStatus } from '../use-cases/sanction-status.js';
 import { createTrustedSanctions, liftTrustedSanction, type TrustedSanctionDeps } from '../use-cases/trusted-sanctions.js';
 
@@ -68,9 +68,11 @@ export function sanctionsRoutes(deps: Deps): FastifyPluginAsyncZod {
         const page = await sanctionFeed(deps.store, req.query, feedPages);
         reply.type('application/json; charset=utf-8');
         if (page.etag !== null) {
-          // A full page never changes: a reader may keep it, and ask again with its ETag.
-          reply.header('etag', page.etag).header('cache-control', 'private, max-age=86400, immutable');
-          if (req.headers['if-none-match'] === page.etag) return reply.code(304).send(null as unknown as SanctionFeedResponse);
+          // A full page changes only when an erasure or the retention sweep rewrites its events:
+          // kept as long as this gateway keeps it (FeedPages), then asked again with its ETag.
+          reply.header('etag', page.etag).header('cache-control', `private, max-age=${FEED_PAGE_TTL_S}`);
+          // No body, so no Content-Length either (undefined skips the serializer's "null").
+          if (etagMatches(req.headers['if-none-match'], page.etag)) return reply.code(304).send(undefined as unknown as SanctionFeedResponse);
         } else {
           reply.header('cache-control', 'no-cache');
         }

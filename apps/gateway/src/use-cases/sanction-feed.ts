@@ -4,23 +4,39 @@ import { toEventView } from '@rm/delivery';
 import { ExpiringCache } from '@rm/runtime';
 import type { SanctionStore } from '@rm/storage';
 
-/** A feed page as sent: its JSON's bytes, and for a full page (it never changes) its ETag. */
+/** How long a gateway keeps a full page, and a reader may: an erasure reaches cached pages within it. */
+export const FEED_PAGE_TTL_S = 600;
+
+/**
+ * `If-None-Match` as RFC 9110 reads it: `*`, or a list of tags, weak (`W/`) or strong, compared
+ * weakly; any one equal to `etag` matches.
+ */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || (t.startsWith('W/') ? t.slice(2) : t) === etag;
+  });
+}
+
+/** A feed page as sent: its JSON's bytes, and for a full page its ETag. */
 export interface FeedPage {
   body: Buffer;
   etag: string | null;
 }
 
 /**
- * Full pages of the feed, as sent. A page of `limit` events after a cursor never changes: events
- * become readable in seq order (a page never holds seq n+1 while n is still to come), so every
- * reader polling from that cursor gets the same bytes. Kept a while and bounded in bytes, not for
- * ever: memory goes to the pages being read now.
+ * Full pages of the feed, as sent. A page of `limit` events after a cursor does not gain or lose
+ * events: they become readable in seq order (a page never holds seq n+1 while n is still to come),
+ * so every reader polling from that cursor gets the same bytes, until an erasure or the retention
+ * sweep rewrites an event's personal data. Kept FEED_PAGE_TTL_S and bounded in bytes: memory goes
+ * to the pages being read now, and a rewrite shows within that time.
  */
 export class FeedPages {
   // Kept as bytes: a page of 1,000 events is about a megabyte, encoded once, not per reader.
   private readonly pages: ExpiringCache<FeedPage>;
 
-  constructor(limits: { ttlMs: number; maxBytes: number } = { ttlMs: 600_000, maxBytes: 32 * 2 ** 20 }) {
+  constructor(limits: { ttlMs: number; maxBytes: number } = { ttlMs: FEED_PAGE_TTL_S * 1000, maxBytes: 32 * 2 ** 20 }) {
     this.pages = new ExpiringCache(limits.ttlMs, { maxEntries: 10_000, maxBytes: limits.maxBytes, sizeOf: (key, page) => 2 * key.length + (page as FeedPage).body.length });
   }
 
