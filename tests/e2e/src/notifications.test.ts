@@ -140,9 +140,16 @@ describe('chat platform over HTTP: a case from first report to undo', () => {
 });
 
 describe('the decision webhook says a ban only where there is one', () => {
+  /** A report stored (intake is asynchronous): only then can it be decided. */
+  const stored = async (userId: string, reporterId: string) => {
+    const reportId = await submit(userId, reporterId);
+    await sys.waitFor(async () => (await sys.get(`/v1/reports/${userId}`, admin.auth)).body.count === 1, 15_000, 'the report stored');
+    return reportId;
+  };
+
   it('an approval restricting chat sets no ban, and its undo lifts none', async () => {
     const userId = newUser();
-    const reportId = await submit(userId, 'rep-chat');
+    const reportId = await stored(userId, 'rep-chat');
     const approved = await decide('approve', reportId, { kind: 'chat', duration: 'PT1H' });
     expect(approved.message).toBe(`Report approved: user ${userId} is restricted (chat)`);
     expect((await until('the approve webhook', () => hooks('approved', userId)[0])).body.ban).toBeNull();
@@ -152,7 +159,7 @@ describe('the decision webhook says a ban only where there is one', () => {
 
   it('undoing an approval lifts no ban while another sanction still bans the player', async () => {
     const userId = newUser();
-    const reportId = await submit(userId, 'rep-two-bans');
+    const reportId = await stored(userId, 'rep-two-bans');
     await decide('approve', reportId);
     const other = await sys.post('/v1/sanctions', admin.auth, { userId, kind: 'ban', category: 'cheating', reason: 'Cheat detected', source: { type: 'anticheat', id: 'detector' }, idempotencyKey: `two-bans-${userId}` });
     expect(other.status, JSON.stringify(other.body)).toBe(200);
