@@ -33,16 +33,21 @@ describe('WebhookFlag', () => {
   describe('watched', () => {
     const subscribers: Redis[] = [];
     afterAll(() => Promise.all(subscribers.map((s) => s.quit())));
-    /** A reader that watches, and a count of the questions it asks Redis (EXISTS on its connection). */
+    /**
+     * A reader that watches, and a count of the questions it asked Redis (EXISTS on its connection),
+     * counted once answered: the flag takes its subscription as confirmed only when the answer is
+     * in, so a count taken at the asking let a call slip in between and ask once more.
+     */
     async function watching(prefix: string) {
       const asking = createRedis({ REDIS_URL: process.env.REDIS_URL! });
       const subscriber = createRedis({ REDIS_URL: process.env.REDIS_URL! });
       subscribers.push(asking, subscriber);
       let asked = 0;
       const exists = asking.exists.bind(asking);
-      asking.exists = ((...args: Parameters<typeof exists>) => {
+      asking.exists = (async (...args: Parameters<typeof exists>) => {
+        const answer = await exists(...args);
         asked++;
-        return exists(...args);
+        return answer;
       }) as typeof asking.exists;
       const flag = new WebhookFlag(asking, prefix);
       flag.watch(subscriber, (err) => {
