@@ -91,7 +91,8 @@ export async function eraseSubject(deps: EraseDeps, subject: PrivacySubject, opt
   // The ids finished jobs may name, read before the store forgets whose they were (a reporter's
   // reports take the pseudonym): reports and cases, and a player's sanctions and appeals, which
   // name neither (a trusted system's sanction webhook, an appeal's decision with its reason).
-  const records = subject.kind === 'player' && !options.dryRun ? await deps.store.subjectRecords(subject) : null;
+  // A player's records, read once for what needs them: the jobs' ids and the chat rewrite.
+  const records = subject.kind === 'player' && !options.dryRun && (deps.queues.length > 0 || deps.chat) ? await deps.store.subjectRecords(subject) : null;
   const ids = new Set<string>();
   if (!options.dryRun && deps.queues.length > 0) {
     for (let cursor: string | null = null; ; ) {

@@ -30,7 +30,6 @@ function answerKeep(policy = policyFromEnv()): AnswerKeep {
   return { categoryQuestionId: policy.category.questionId, categories: Object.keys(policy.categories) };
 }
 
-
 /** `--until` as a date (YYYY-MM-DD) or an RFC 3339 time. */
 function parseUntil(raw: string | undefined): number | null {
   if (raw === undefined) return null;
